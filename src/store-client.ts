@@ -1,0 +1,104 @@
+import { Piscina } from 'piscina';
+import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreResult } from '../workers/store-protocol.js';
+import type { StoreWorkerData } from '../workers/store-worker.js';
+
+/** What the front gets back for a command: the worker's result, or `busy` when the queue was full. */
+export type StoreReply = StoreResult | { readonly kind: 'busy' };
+
+export interface StoreClient {
+  send(command: StoreCommand): Promise<StoreReply>;
+}
+
+const BUSY: StoreReply = { kind: 'busy' };
+
+interface Waiting {
+  readonly command: StoreCommand;
+  readonly resolve: (reply: StoreReply) => void;
+}
+
+/**
+ * Sends commands to the store worker, gathered into batches. A piscina task
+ * costs tens of microseconds of thread hand-off, far more than any command,
+ * so the client keeps one batch in flight and collects the commands that
+ * arrive meanwhile (or within the current event-loop turn) into the next.
+ * Under load a batch carries many commands for the price of one hop; alone, a
+ * command waits for no one.
+ *
+ * At most `queueLimit` commands wait; beyond that a command is refused with
+ * `busy` before anything is sent, so a refused request changes nothing.
+ */
+export class BatchingStoreClient implements StoreClient {
+  readonly #pool: Piscina<StoreBatch, StoreResult[]>;
+  readonly #queueLimit: number;
+  #waiting: Waiting[] = [];
+  #inFlight = false;
+  #flushScheduled = false;
+
+  constructor(pool: Piscina<StoreBatch, StoreResult[]>, queueLimit: number) {
+    this.#pool = pool;
+    this.#queueLimit = queueLimit;
+  }
+
+  send(command: StoreCommand): Promise<StoreReply> {
+    if (this.#waiting.length >= this.#queueLimit) return Promise.resolve(BUSY);
+    return new Promise((resolve) => {
+      this.#waiting.push({ command, resolve });
+      if (!this.#inFlight && !this.#flushScheduled) {
+        this.#flushScheduled = true;
+        // setImmediate runs after the poll phase, so every request parsed in
+        // this turn of the event loop joins the same batch.
+        setImmediate(this.#flush);
+      }
+    });
+  }
+
+  readonly #flush = (): void => {
+    this.#flushScheduled = false;
+    if (this.#inFlight || this.#waiting.length === 0) return;
+    const batch = this.#waiting;
+    this.#waiting = [];
+    this.#inFlight = true;
+    this.#pool.run({ protocol: STORE_PROTOCOL_VERSION, commands: batch.map((waiting) => waiting.command) }).then(
+      (results) => {
+        for (let index = 0; index < batch.length; index++) {
+          (batch[index] as Waiting).resolve(results[index] ?? { kind: 'failed', reason: 'store answered too few results' });
+        }
+        this.#afterBatch();
+      },
+      (error: unknown) => {
+        const failed: StoreReply = { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
+        for (const waiting of batch) waiting.resolve(failed);
+        this.#afterBatch();
+      },
+    );
+  };
+
+  #afterBatch(): void {
+    this.#inFlight = false;
+    // The commands that queued while the batch was away have waited a whole
+    // hop already: send them at once.
+    this.#flush();
+  }
+}
+
+export interface StoreWorkerOptions {
+  readonly strict: boolean;
+}
+
+/** Starts the one store thread. Resolves once the worker has loaded and answered. */
+export async function startStoreWorker(options: StoreWorkerOptions): Promise<Piscina<StoreBatch, StoreResult[]>> {
+  const workerData: StoreWorkerData = { strict: options.strict };
+  const pool = new Piscina<StoreBatch, StoreResult[]>({
+    filename: new URL('./store-worker.js', import.meta.url).href,
+    // Exactly one thread, one task at a time, never retired: the worker's
+    // memory is the catalogue, and running tasks one by one is what
+    // serialises every mutation.
+    minThreads: 1,
+    maxThreads: 1,
+    concurrentTasksPerWorker: 1,
+    idleTimeout: Number.POSITIVE_INFINITY,
+    workerData,
+  });
+  await pool.run({ protocol: STORE_PROTOCOL_VERSION, commands: [] });
+  return pool;
+}

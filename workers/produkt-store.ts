@@ -1,0 +1,42 @@
+import type { ProduktFields } from './store-protocol.js';
+import { produktJson } from './product-json.js';
+
+/**
+ * The minimal /produkte collection. Its ids are unique (the highest id in the
+ * collection plus one), so a Map keyed by id is both the index and, by its
+ * insertion order, the collection order.
+ */
+export class ProduktStore {
+  readonly #byId = new Map<number, string>();
+  #highestId = 0;
+
+  constructor(seed: readonly ProduktFields[] = []) {
+    for (const fields of seed) this.create(fields);
+  }
+
+  listJson(): string {
+    return `[${[...this.#byId.values()].join(',')}]`;
+  }
+
+  get(id: number): string | undefined {
+    return this.#byId.get(id);
+  }
+
+  create(fields: ProduktFields): number {
+    const id = this.#highestId + 1;
+    this.#byId.set(id, produktJson(id, fields));
+    this.#highestId = id;
+    return id;
+  }
+
+  delete(id: number): boolean {
+    if (!this.#byId.delete(id)) return false;
+    // Ids only ever grow along the Map's insertion order, so only deleting the
+    // highest id moves the highest; a walk is fine for this small collection.
+    if (id === this.#highestId) {
+      this.#highestId = 0;
+      for (const remaining of this.#byId.keys()) this.#highestId = remaining;
+    }
+    return true;
+  }
+}
