@@ -2,88 +2,26 @@
  * The store worker: piscina's entry point and the only owner of product data.
  * Piscina runs it on exactly one thread with one task at a time, so every
  * command, reads included, runs to completion before the next begins: that is
- * what serialises mutations. Each command is isolated: one that throws answers
- * `failed` and leaves the store as it was, and the worker carries on.
+ * what serialises mutations.
  */
 import { workerData } from 'node:worker_threads';
-import { Buffer } from 'node:buffer';
-import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreResult } from './store-protocol.js';
-import { ProductStore } from './product-store.js';
-import { ProduktStore } from './produkt-store.js';
-import { SEED_PRODUCTS } from './seed-products.js';
-import { dataEnvelope } from './product-json.js';
+import type { StoreBatch, StoreResult } from './store-protocol.js';
+import { CatalogueStore } from './catalogue-store.js';
 
 /** What the front hands the worker at start-up. */
 export interface StoreWorkerData {
   readonly strict: boolean;
 }
 
-const settings = workerData as StoreWorkerData;
-const products = new ProductStore(settings.strict ? 'highest-plus-one' : 'count-plus-one', SEED_PRODUCTS);
-const produkte = new ProduktStore(SEED_PRODUCTS.map(({ name, price }) => ({ name, price })));
-
-const DONE: StoreResult = { kind: 'done' };
-const NOT_FOUND: StoreResult = { kind: 'not-found' };
-
-/**
- * The list body is built once per version of the collection and kept on a
- * SharedArrayBuffer: an unchanged list of any size is then neither
- * re-serialised nor copied between threads, only shared.
- */
-let productList: { version: number; bytes: Uint8Array } | undefined;
-
-function productListBody(): Uint8Array {
-  if (productList === undefined || productList.version !== products.version) {
-    const text = dataEnvelope(products.listJson());
-    const shared = new SharedArrayBuffer(Buffer.byteLength(text));
-    Buffer.from(shared).write(text);
-    productList = { version: products.version, bytes: new Uint8Array(shared) };
+function readWorkerData(data: unknown): StoreWorkerData {
+  if (typeof data !== 'object' || data === null || typeof (data as { strict?: unknown }).strict !== 'boolean') {
+    throw new Error('the store worker needs workerData { strict: boolean }');
   }
-  return productList.bytes;
+  return data as StoreWorkerData;
 }
 
-function found(json: string | undefined): StoreResult {
-  return json === undefined ? NOT_FOUND : { kind: 'ok', body: dataEnvelope(json) };
-}
-
-function execute(command: StoreCommand): StoreResult {
-  switch (command.kind) {
-    case 'product.list':
-      return { kind: 'ok', body: productListBody() };
-    case 'product.get':
-      return found(products.get(command.id));
-    case 'product.exists':
-      return products.has(command.id) ? DONE : NOT_FOUND;
-    case 'product.create':
-      return found(products.create(command.fields));
-    case 'product.replace':
-      return found(products.replace(command.id, command.fields));
-    case 'product.delete':
-      return products.delete(command.id) ? DONE : NOT_FOUND;
-    case 'produkt.list':
-      return { kind: 'ok', body: dataEnvelope(produkte.listJson()) };
-    case 'produkt.get':
-      return found(produkte.get(command.id));
-    case 'produkt.create':
-      return { kind: 'ok', body: dataEnvelope(`{"id":${produkte.create(command.fields)}}`) };
-    case 'produkt.delete':
-      return produkte.delete(command.id) ? { kind: 'ok', body: dataEnvelope(`{"id":${command.id},"deleted":true}`) } : NOT_FOUND;
-    default:
-      throw new Error(`unknown store command ${JSON.stringify((command as { kind?: unknown }).kind)}`);
-  }
-}
-
-function executeSafely(command: StoreCommand): StoreResult {
-  try {
-    return execute(command);
-  } catch (error) {
-    return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
-  }
-}
+const store = new CatalogueStore(readWorkerData(workerData));
 
 export default function runStoreBatch(batch: StoreBatch): StoreResult[] {
-  if (batch?.protocol !== STORE_PROTOCOL_VERSION || !Array.isArray(batch.commands)) {
-    throw new Error(`store worker speaks protocol ${STORE_PROTOCOL_VERSION}, got a batch it cannot read`);
-  }
-  return batch.commands.map(executeSafely);
+  return store.runBatch(batch);
 }
