@@ -11,6 +11,9 @@ export interface StoreClient {
 
 const BUSY: StoreReply = { kind: 'busy' };
 
+/** The part of the piscina pool the client uses. */
+export type StoreRunner = Pick<Piscina<StoreBatch, StoreResult[]>, 'run'>;
+
 interface Waiting {
   readonly command: StoreCommand;
   readonly resolve: (reply: StoreReply) => void;
@@ -28,13 +31,13 @@ interface Waiting {
  * `busy` before anything is sent, so a refused request changes nothing.
  */
 export class BatchingStoreClient implements StoreClient {
-  readonly #pool: Piscina<StoreBatch, StoreResult[]>;
+  readonly #pool: StoreRunner;
   readonly #queueLimit: number;
   #waiting: Waiting[] = [];
   #inFlight = false;
   #flushScheduled = false;
 
-  constructor(pool: Piscina<StoreBatch, StoreResult[]>, queueLimit: number) {
+  constructor(pool: StoreRunner, queueLimit: number) {
     this.#pool = pool;
     this.#queueLimit = queueLimit;
   }
