@@ -1,0 +1,54 @@
+import test from 'ava';
+import { runToExit, startService } from './helpers/service.js';
+
+/** Each bad setting stops start-up: exit code 2 and one clear line on stderr naming it. */
+const badSettings: readonly { readonly title: string; readonly env?: Record<string, string>; readonly args?: string[]; readonly names: RegExp }[] = [
+  { title: 'a port that is not a number', env: { PORT: 'abc' }, names: /PORT/ },
+  { title: 'a port out of range', env: { PORT: '70000' }, names: /PORT/ },
+  { title: 'a bad port given as a flag', args: ['--port', 'x1'], names: /PORT/ },
+  { title: 'a bad port given as --port=value', args: ['--port=-1'], names: /PORT/ },
+  { title: 'a body limit of zero', env: { PORT: '0', BODY_LIMIT: '0' }, names: /BODY_LIMIT/ },
+  { title: 'a body limit that is not an integer', args: ['--port', '0', '--body-limit', '1.5'], names: /BODY_LIMIT/ },
+  { title: 'a STRICT value that is neither on nor off', env: { PORT: '0', STRICT: 'maybe' }, names: /STRICT/ },
+  { title: 'an unknown log level', env: { PORT: '0', LOG_LEVEL: 'loud' }, names: /LOG_LEVEL/ },
+  { title: 'a base path without a leading slash', env: { PORT: '0', BASE_PATH: 'api' }, names: /BASE_PATH/ },
+  { title: 'a host with spaces', env: { PORT: '0', HOST: 'my host' }, names: /HOST/ },
+  { title: 'TLS_CERT without TLS_KEY', env: { PORT: '0', TLS_CERT: '/etc/hostname' }, names: /TLS_CERT and TLS_KEY/ },
+  { title: 'TLS files that do not exist', env: { PORT: '0', TLS_CERT: '/nonexistent/cert.pem', TLS_KEY: '/nonexistent/key.pem' }, names: /TLS_CERT/ },
+  { title: 'a store queue limit of zero', env: { PORT: '0', STORE_QUEUE_LIMIT: '0' }, names: /STORE_QUEUE_LIMIT/ },
+  { title: 'an unknown flag', args: ['--port', '0', '--colour', 'blue'], names: /--colour/ },
+  { title: 'a flag without its value', args: ['--port'], names: /--port needs a value/ },
+];
+
+for (const { title, env, args, names } of badSettings) {
+  test(`start-up refuses ${title}`, async (t) => {
+    const exit = await runToExit({ ...(env && { env }), args: args ?? [] });
+    t.is(exit.code, 2);
+    const lines = exit.stderr.trim().split('\n');
+    t.is(lines.length, 1, exit.stderr);
+    t.regex(lines[0] ?? '', names);
+    t.notRegex(exit.stdout, /listening on/);
+  });
+}
+
+test('a flag beats the environment variable', async (t) => {
+  const service = await startService({ env: { PORT: 'not-a-port', BASE_PATH: '/env' }, args: ['--port', '0', '--base-path', '/flag'] });
+  t.teardown(() => service.stop());
+  t.regex(service.url, /\/flag$/);
+  t.is((await fetch(`${service.url}/health`)).status, 200);
+});
+
+test('settings come from environment variables when no flag is given', async (t) => {
+  const service = await startService({ env: { PORT: '0', BASE_PATH: '/from-env' }, args: [] });
+  t.teardown(() => service.stop());
+  t.regex(service.url, /\/from-env$/);
+  t.is((await fetch(`${service.url}/products/1`)).status, 200);
+});
+
+test('a port already in use stops start-up with a clear message', async (t) => {
+  const first = await startService();
+  t.teardown(() => first.stop());
+  const exit = await runToExit({ args: ['--port', String(first.port)] });
+  t.is(exit.code, 1);
+  t.regex(exit.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${first.port}`));
+});
