@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
+import { loadAuthConfig, type AuthConfig } from './auth-config.js';
 
 /**
  * Settings: every one is an environment variable and a kebab-case flag of the
@@ -22,6 +23,12 @@ export const SETTING_NAMES = [
   'TLS_CERT',
   'TLS_KEY',
   'STORE_QUEUE_LIMIT',
+  'AUTH_USERS',
+  'API_KEYS',
+  'JWT_SECRET',
+  'JWT_TTL',
+  'PROTECT',
+  'LOGIN_MAX_FAILURES',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -45,6 +52,7 @@ export interface ServiceConfig {
   readonly tls: TlsFiles | undefined;
   /** How many commands may wait for the store before requests get 503. */
   readonly storeQueueLimit: number;
+  readonly auth: AuthConfig;
 }
 
 export type SettingLookup = (name: SettingName) => string | undefined;
@@ -143,5 +151,22 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     logLevel: logLevelSetting(setting('LOG_LEVEL')),
     tls: tlsSetting(setting('TLS_CERT'), setting('TLS_KEY')),
     storeQueueLimit: integerSetting('STORE_QUEUE_LIMIT', setting('STORE_QUEUE_LIMIT'), 10000, 1, 10_000_000),
+    auth: authSettings(setting),
   };
+}
+
+function authSettings(setting: SettingLookup): AuthConfig {
+  try {
+    return loadAuthConfig({
+      authUsers: setting('AUTH_USERS'),
+      apiKeys: setting('API_KEYS'),
+      jwtSecret: setting('JWT_SECRET'),
+      jwtTtlSeconds: integerSetting('JWT_TTL', setting('JWT_TTL'), 3600, 1, 366 * 24 * 3600),
+      protect: setting('PROTECT'),
+      loginMaxFailures: integerSetting('LOGIN_MAX_FAILURES', setting('LOGIN_MAX_FAILURES'), 10, 0, 1_000_000),
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError((error as Error).message);
+  }
 }

@@ -6,5 +6,6 @@ const HEALTHY = JSON.stringify({ status: 'ok' });
 /** GET /health: answered by the front alone and never protected. */
 export const healthRoute: RouteDefinition = {
   path: '/health',
+  open: true,
   handlers: { GET: ({ res }) => sendJson(res, 200, HEALTHY) },
 };

@@ -1,9 +1,20 @@
 /**
  * Every error the service answers with, declared once: a stable code, the
- * HTTP status and the message. Handlers name a code; they never write a
- * status number or an error message of their own. Tests assert on status and
- * on the message's gist, so wording can be improved here in one place.
+ * HTTP status, the message and, for the protection schemes, plain text instead
+ * of JSON (the seed answers auth failures in plain text). Handlers name a
+ * code; they never write a status number or an error message of their own.
+ * Tests assert on status and on the message's gist, so wording can be
+ * improved here in one place.
  */
+export interface HttpErrorSpec {
+  readonly status: number;
+  readonly message: string;
+  readonly format?: 'text';
+}
+
+const BASIC_CHALLENGE = ['www-authenticate', 'Basic realm="catalogue", charset="UTF-8"'];
+const BEARER_CHALLENGE = ['www-authenticate', 'Bearer realm="catalogue"'];
+
 export const HTTP_ERRORS = {
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
@@ -17,7 +28,14 @@ export const HTTP_ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
   STORE_BUSY: { status: 503, message: 'The store is busy; retry shortly' },
   INTERNAL: { status: 500, message: 'Internal server error' },
-} as const satisfies Record<string, { status: number; message: string }>;
+  BASIC_REQUIRED: { status: 401, message: 'Authorization header is required', format: 'text', headers: BASIC_CHALLENGE },
+  BASIC_INVALID: { status: 401, message: 'Invalid credentials', format: 'text', headers: BASIC_CHALLENGE },
+  API_KEY_INVALID: { status: 403, message: 'Invalid API key', format: 'text' },
+  TOKEN_REQUIRED: { status: 401, message: 'A bearer token is required', format: 'text', headers: BEARER_CHALLENGE },
+  TOKEN_INVALID: { status: 403, message: 'Invalid or expired token', format: 'text' },
+  LOGIN_INVALID: { status: 401, message: 'Invalid username or password', format: 'text' },
+  LOGIN_THROTTLED: { status: 429, message: 'Too many failed logins; retry later', format: 'text' },
+} as const satisfies Record<string, HttpErrorSpec & { readonly headers?: readonly string[] }>;
 
 export type HttpErrorCode = keyof typeof HTTP_ERRORS;
 

@@ -1,20 +1,23 @@
 /**
  * The service's entry point (`node dist/main.js`): read the settings, start
  * the store worker, then the HTTP front; stop both cleanly on SIGINT/SIGTERM.
+ * `node dist/main.js hash-password` prints a password hash for AUTH_USERS.
  */
+import type { RequestListener } from 'node:http';
 import { ConfigError, loadConfig, settingLookup, type ServiceConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { BatchingStoreClient, startStoreWorker } from './store-client.js';
 import { createApp } from './app.js';
 import { closeGracefully, createServer, listen } from './server.js';
+import { runHashPassword } from './hash-password-command.js';
 
 /** Exit code for a setting that is wrong: the service never started. */
 const EXIT_BAD_CONFIG = 2;
 const EXIT_FAILURE = 1;
 
-function readConfig(args: readonly string[]): ServiceConfig {
+function configured<T>(build: () => T): T {
   try {
-    return loadConfig(settingLookup(process.env, args));
+    return build();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`catalogue: ${error.message}\n`);
@@ -22,7 +25,8 @@ function readConfig(args: readonly string[]): ServiceConfig {
   }
 }
 
-async function serve(config: ServiceConfig): Promise<void> {
+async function serve(args: readonly string[]): Promise<void> {
+  const config: ServiceConfig = configured(() => loadConfig(settingLookup(process.env, args)));
   const log = createLogger(config.logLevel);
   const pool = await startStoreWorker({ strict: config.strict });
   let stopping = false;
@@ -35,12 +39,12 @@ async function serve(config: ServiceConfig): Promise<void> {
     process.exit(EXIT_FAILURE);
   });
 
-  const server = createServer(config, createApp({ config, store: new BatchingStoreClient(pool, config.storeQueueLimit), log }));
+  const app: RequestListener = configured(() => createApp({ config, store: new BatchingStoreClient(pool, config.storeQueueLimit), log }));
+  const server = createServer(config, app);
   try {
     const url = await listen(server, config);
     process.stdout.write(`catalogue listening on ${url}\n`);
   } catch (error) {
-    log.fatal('cannot listen', { host: config.host, port: config.port, error: (error as Error).message });
     process.stderr.write(`catalogue: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`);
     process.exit(EXIT_FAILURE);
   }
@@ -57,4 +61,6 @@ async function serve(config: ServiceConfig): Promise<void> {
   process.on('SIGTERM', stop).on('SIGINT', stop);
 }
 
-await serve(readConfig(process.argv.slice(2)));
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'hash-password') process.exitCode = await runHashPassword(rest);
+else await serve(process.argv.slice(2));

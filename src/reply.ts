@@ -19,21 +19,29 @@ export function sendJson(res: ServerResponse, status: number, body: string | Uin
   res.end(body);
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, headers: HeaderList = []): void {
-  res.writeHead(status, ['content-type', TEXT_TYPE, 'content-length', String(Buffer.byteLength(text)), ...headers]);
-  res.end(text);
-}
-
 export function sendEmpty(res: ServerResponse, status: number, headers: HeaderList = []): void {
   res.writeHead(status, headers as string[]);
   res.end();
 }
 
-/** Error bodies never change at run time, so each is serialised once. */
-const ERROR_BODIES = new Map<HttpErrorCode, string>(
-  Object.entries(HTTP_ERRORS).map(([code, { message }]) => [code as HttpErrorCode, JSON.stringify({ error: message })]),
+interface PreparedError {
+  readonly status: number;
+  readonly headers: readonly string[];
+  readonly body: string;
+}
+
+/** Error answers never change at run time, so each is prepared once. */
+const PREPARED_ERRORS = new Map<HttpErrorCode, PreparedError>(
+  Object.entries(HTTP_ERRORS).map(([code, spec]) => {
+    const text = 'format' in spec;
+    const body = text ? spec.message : JSON.stringify({ error: spec.message });
+    const headers = ['content-type', text ? TEXT_TYPE : JSON_TYPE, 'content-length', String(Buffer.byteLength(body)), ...('headers' in spec ? spec.headers : [])];
+    return [code as HttpErrorCode, { status: spec.status, headers, body }];
+  }),
 );
 
 export function sendError(res: ServerResponse, code: HttpErrorCode, headers: HeaderList = []): void {
-  sendJson(res, HTTP_ERRORS[code].status, ERROR_BODIES.get(code) as string, headers);
+  const error = PREPARED_ERRORS.get(code) as PreparedError;
+  res.writeHead(error.status, headers.length === 0 ? (error.headers as string[]) : [...error.headers, ...headers]);
+  res.end(error.body);
 }
