@@ -55,10 +55,17 @@ function parseOrUndefined(text: string): unknown {
   }
 }
 
-export async function call(service: RunningService, method: string, path: string, body?: RequestBody): Promise<ApiResponse> {
-  const init: RequestInit = { method };
+/** `headers` carry credentials and the like; they are sent as given, after the JSON Content-Type. */
+export async function call(
+  service: RunningService,
+  method: string,
+  path: string,
+  body?: RequestBody,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<ApiResponse> {
+  const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
-    init.headers = { 'content-type': 'application/json' };
+    init.headers = { 'content-type': 'application/json', ...headers };
     init.body = 'raw' in body ? body.raw : JSON.stringify(body.json);
   }
   const response = await fetch(`${service.url}${path}`, init);
