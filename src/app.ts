@@ -26,7 +26,8 @@ export interface AppParts {
  */
 export function createApp({ config, store, log }: AppParts): RequestListener {
   const { auth } = config;
-  const readBody = createJsonBodyReader({ limit: config.bodyLimit, parseErrorStatus: config.strict ? 400 : 200 });
+  const bodyOptions = { limit: config.bodyLimit, parseErrorStatus: config.strict ? 400 : 200 } as const;
+  const readBody = createJsonBodyReader({ ...bodyOptions, quoteParserMessage: true });
   const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds);
   const throttle = new LoginThrottle({ maxFailures: auth.loginMaxFailures });
   const deps = { store, readBody, log };
@@ -34,7 +35,7 @@ export function createApp({ config, store, log }: AppParts): RequestListener {
     ...productRoutes(deps),
     ...produktRoutes(deps),
     meRoute,
-    loginRoute({ users: auth.users, tokens, throttle, readBody }),
+    loginRoute({ users: auth.users, tokens, throttle, readBody: createJsonBodyReader({ ...bodyOptions, quoteParserMessage: false }) }),
     healthRoute,
   ];
   return createRequestListener(guardRoutes(routes, auth, tokens), config.basePath, log);

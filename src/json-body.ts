@@ -83,7 +83,15 @@ export interface JsonBodyOptions {
   readonly limit: number;
   /** The seed answers a parse error with Node's default status, 200; strict mode with 400. */
   readonly parseErrorStatus: 200 | 400;
+  /**
+   * V8's parser message quotes the text around the error. That is the
+   * contract's answer for product bodies, but a /login body holds a password,
+   * so there the message says only that the body is not JSON.
+   */
+  readonly quoteParserMessage: boolean;
 }
+
+const UNQUOTED_PARSE_ERROR = 'Request body is not valid JSON';
 
 /**
  * Reads a JSON body for a handler. When the body cannot be used, the response
@@ -106,7 +114,7 @@ export function createJsonBodyReader(options: JsonBodyOptions): JsonBodyReader {
         sendError(res, 'BODY_TOO_LARGE', ['connection', 'close']);
         return undefined;
       case 'unparsable':
-        sendJson(res, options.parseErrorStatus, JSON.stringify({ error: outcome.message, code: 400 }));
+        sendJson(res, options.parseErrorStatus, JSON.stringify({ error: options.quoteParserMessage ? outcome.message : UNQUOTED_PARSE_ERROR, code: 400 }));
         return undefined;
       case 'aborted':
         return undefined;

@@ -140,6 +140,13 @@ test('POST /login with a body that is not JSON → the parse-error body {"error"
   }
 });
 
+test('regression: a malformed /login body is not quoted back, so no part of the password is echoed', async (t) => {
+  const response = await call(shared, 'POST', '/login', { raw: '{"username":"alice","password":Alice-Log-Pass-1}' });
+  t.is(response.status, 200);
+  t.deepEqual(response.body, { error: 'Request body is not valid JSON', code: 400 });
+  t.false(response.text.includes('Alice'), response.text);
+});
+
 test('POST /login follows the body rules of section 3: a text/plain body → 415 JSON error, not a login', async (t) => {
   const raw = JSON.stringify({ username: 'alice', password: 'secret' });
   const response = await call(shared, 'POST', '/login', { raw }, { 'content-type': 'text/plain' });
