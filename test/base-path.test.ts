@@ -8,7 +8,7 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { startService, type RunningService } from './helpers/service.js';
-import type { Product } from './helpers/request-builders.js';
+import type { Product } from './helpers/product-api.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const ROUTES = ['/products', '/products/1', '/produkte', '/produkte/1', '/health'] as const;

@@ -10,7 +10,8 @@
 import { Buffer } from 'node:buffer';
 import test, { type ExecutionContext } from 'ava';
 import { rawRequest, startService, type RawResponse, type RunningService } from './helpers/service.js';
-import { basePathOf, listProducts, requestBytes, type Product } from './helpers/request-builders.js';
+import { basePathOf, requestBytes } from './helpers/request-builders.js';
+import { listProducts, type Product } from './helpers/product-api.js';
 
 const LIMIT = 256;
 const DEFAULT_LIMIT = 1048576;

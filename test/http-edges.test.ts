@@ -9,7 +9,8 @@
 import { Buffer } from 'node:buffer';
 import test, { type ExecutionContext } from 'ava';
 import { rawRequest, startService, type RunningService } from './helpers/service.js';
-import { basePathOf, jsonParseMessage, listProducts, requestBytes, type Product } from './helpers/request-builders.js';
+import { basePathOf, jsonParseMessage, requestBytes } from './helpers/request-builders.js';
+import { listProducts, ownService, type Product } from './helpers/product-api.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -30,13 +31,6 @@ test.after.always(async () => {
   await service?.stop();
 });
 
-async function startOwnService(t: ExecutionContext): Promise<RunningService> {
-  const own = await startService();
-  t.teardown(async () => {
-    await own.stop();
-  });
-  return own;
-}
 
 function request(path: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`${service.url}${path}`, { redirect: 'manual', ...init });
@@ -223,7 +217,7 @@ test('GET /products/999?x=1 is the product 404, so the route matched despite the
 });
 
 test('writes ignore query strings too: POST, PUT and DELETE on /products and /produkte', async (t) => {
-  const own = await startOwnService(t);
+  const own = await ownService(t);
   const json = { 'content-type': 'application/json' };
   const fields = { name: 'Query Widget', description: 'Posted with a query string', price: 3.5 };
 

@@ -9,7 +9,8 @@
 import { Buffer } from 'node:buffer';
 import test, { type ExecutionContext } from 'ava';
 import { rawRequest, startService, type RawResponse, type RunningService } from './helpers/service.js';
-import { basePathOf, jsonParseMessage, listProducts, requestBytes, type Product } from './helpers/request-builders.js';
+import { basePathOf, jsonParseMessage, requestBytes } from './helpers/request-builders.js';
+import { listProducts, ownService, type Product } from './helpers/product-api.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const REQUIRED_MESSAGE = 'name, description and price are required';
@@ -25,13 +26,6 @@ test.after.always(async () => {
   await service?.stop();
 });
 
-async function startOwnService(t: ExecutionContext): Promise<RunningService> {
-  const own = await startService();
-  t.teardown(async () => {
-    await own.stop();
-  });
-  return own;
-}
 
 function post(path: string, body: string, contentType: string): Promise<Response> {
   return fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
@@ -292,7 +286,7 @@ test.serial('GET /products with an invalid JSON body is still the list (raw sock
 });
 
 test('DELETE /products/2 with a garbage text/plain body still deletes (204, then 404)', async (t) => {
-  const own = await startOwnService(t);
+  const own = await ownService(t);
   const response = await fetch(`${own.url}/products/2`, { method: 'DELETE', headers: { 'content-type': 'text/plain' }, body: 'garbage <xml/>' });
   t.is(response.status, 204);
   t.is(await response.text(), '');
@@ -301,7 +295,7 @@ test('DELETE /products/2 with a garbage text/plain body still deletes (204, then
 });
 
 test('DELETE /products/3 with an invalid JSON body still deletes (204, then 404)', async (t) => {
-  const own = await startOwnService(t);
+  const own = await ownService(t);
   const response = await fetch(`${own.url}/products/3`, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: '{oops' });
   t.is(response.status, 204);
   t.is(await response.text(), '');

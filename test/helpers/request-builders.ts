@@ -1,17 +1,10 @@
 /**
  * Small builders for the HTTP-level tests: raw request bytes for what fetch
  * cannot send (no Content-Type, GET with a body, invalid UTF-8, headers
- * without their body), and typed reads of the catalogue's answers.
+ * without their body).
  */
 import { Buffer } from 'node:buffer';
 import type { RunningService } from './service.js';
-
-export interface Product {
-  readonly id: number;
-  readonly name: string;
-  readonly description: string;
-  readonly price: number;
-}
 
 /** The path prefix the service answers under ('' or '/api'), for raw request targets. */
 export function basePathOf(service: RunningService): string {
@@ -37,13 +30,6 @@ export function requestBytes(method: string, target: string, parts: RawRequestPa
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('')}\r\n`;
   return body === undefined ? Buffer.from(head, 'latin1') : Buffer.concat([Buffer.from(head, 'latin1'), body]);
-}
-
-/** GET /products, which every test expects to succeed. */
-export async function listProducts(service: RunningService): Promise<Product[]> {
-  const response = await fetch(`${service.url}/products`);
-  if (response.status !== 200) throw new Error(`GET /products answered ${response.status}`);
-  return ((await response.json()) as { data: Product[] }).data;
 }
 
 /** The message JSON.parse gives for `text`: the parser message the service must echo. */
