@@ -13,10 +13,23 @@ const TEXT_TYPE = 'text/plain; charset=utf-8';
 /** Extra headers as a flat list: name, value, name, value... */
 export type HeaderList = readonly string[];
 
-export function sendJson(res: ServerResponse, status: number, body: string | Uint8Array, headers: HeaderList = []): void {
-  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+/** A body as one string, or as parts written one after the other (the product list). */
+export type JsonBody = string | readonly Uint8Array[];
+
+export function sendJson(res: ServerResponse, status: number, body: JsonBody, headers: HeaderList = []): void {
+  if (typeof body === 'string') {
+    res.writeHead(status, ['content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(body)), ...headers]);
+    res.end(body);
+    return;
+  }
+  let length = 0;
+  for (const part of body) length += part.byteLength;
   res.writeHead(status, ['content-type', JSON_TYPE, 'content-length', String(length), ...headers]);
-  res.end(body);
+  // Corked, the parts leave in one writev call instead of one write each.
+  res.cork();
+  for (const part of body) res.write(part);
+  res.end();
+  res.uncork();
 }
 
 export function sendEmpty(res: ServerResponse, status: number, headers: HeaderList = []): void {

@@ -1,12 +1,13 @@
-import { Buffer } from 'node:buffer';
 import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreResult } from './store-protocol.js';
 import { ProductStore } from './product-store.js';
 import { ProduktStore } from './produkt-store.js';
 import { SEED_PRODUCTS } from './seed-products.js';
-import { dataEnvelope } from './product-json.js';
+import { dataEnvelope, sharedUtf8 } from './product-json.js';
 
 const DONE: StoreResult = { kind: 'done' };
 const NOT_FOUND: StoreResult = { kind: 'not-found' };
+const LIST_START = sharedUtf8('{"data":[');
+const LIST_END = sharedUtf8(']}');
 
 function found(json: string | undefined): StoreResult {
   return json === undefined ? NOT_FOUND : { kind: 'ok', body: dataEnvelope(json) };
@@ -20,12 +21,6 @@ function found(json: string | undefined): StoreResult {
 export class CatalogueStore {
   readonly #products: ProductStore;
   readonly #produkte = new ProduktStore(SEED_PRODUCTS.map(({ name, price }) => ({ name, price })));
-  /**
-   * The list body is built once per version of the collection and kept on a
-   * SharedArrayBuffer: an unchanged list of any size is then neither
-   * re-serialised nor copied between threads, only shared.
-   */
-  #productList: { version: number; bytes: Uint8Array } | undefined;
 
   constructor(options: { readonly strict: boolean }) {
     this.#products = new ProductStore(options.strict ? 'highest-plus-one' : 'count-plus-one', SEED_PRODUCTS);
@@ -46,23 +41,12 @@ export class CatalogueStore {
     }
   }
 
-  #productListBody(): Uint8Array {
-    const products = this.#products;
-    if (this.#productList === undefined || this.#productList.version !== products.version) {
-      const text = dataEnvelope(products.listJson());
-      const shared = new SharedArrayBuffer(Buffer.byteLength(text));
-      Buffer.from(shared).write(text);
-      this.#productList = { version: products.version, bytes: new Uint8Array(shared) };
-    }
-    return this.#productList.bytes;
-  }
-
   #execute(command: StoreCommand): StoreResult {
     const products = this.#products;
     const produkte = this.#produkte;
     switch (command.kind) {
       case 'product.list':
-        return { kind: 'ok', body: this.#productListBody() };
+        return { kind: 'ok', body: [LIST_START, ...products.listParts(), LIST_END] };
       case 'product.get':
         return found(products.get(command.id));
       case 'product.exists':

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import type { ProductFields, ProduktFields } from './store-protocol.js';
 
 /**
@@ -20,4 +21,14 @@ export function produktJson(id: number, fields: ProduktFields): string {
 /** Wraps JSON text in the `{"data": ...}` envelope of every success body. */
 export function dataEnvelope(json: string): string {
   return `{"data":${json}}`;
+}
+
+/**
+ * Text as UTF-8 bytes on a SharedArrayBuffer: posted to the front, such bytes
+ * are shared between the threads instead of copied.
+ */
+export function sharedUtf8(text: string): Uint8Array {
+  const bytes = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text)));
+  Buffer.from(bytes.buffer).write(text);
+  return bytes;
 }

@@ -46,11 +46,11 @@ export interface StoreBatch {
 
 /**
  * A response body as the client will receive it, `{"data": ...}` envelope
- * included, so the front writes it without parsing or re-serialising. Large
- * bodies (the product list) come as bytes on a SharedArrayBuffer: posting one
- * shares the memory instead of copying it.
+ * included, so the front writes it without parsing or re-serialising. The
+ * product list comes as parts to write one after the other, each on a
+ * SharedArrayBuffer: posting them shares the memory instead of copying it.
  */
-export type StoreBody = string | Uint8Array;
+export type StoreBody = string | readonly Uint8Array[];
 
 export type StoreResult =
   /** The command succeeded and has a body to send. */
