@@ -6,7 +6,8 @@
 import type { RequestListener } from 'node:http';
 import { ConfigError, loadConfig, settingLookup, type ServiceConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { BatchingStoreClient, startStoreWorker } from './store-client.js';
+import { BatchingStoreClient } from './store-client.js';
+import { startStoreWorker } from './store-worker-pool.js';
 import { createApp } from './app.js';
 import { closeGracefully, createServer, listen } from './server.js';
 import { runHashPassword } from './hash-password-command.js';
