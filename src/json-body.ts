@@ -23,7 +23,7 @@ const JSON_SUFFIX_TYPE = /^[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]+\+json$/;
 
 /** No Content-Type at all is read as JSON, as the contract asks. */
 export function isJsonContentType(header: string | undefined): boolean {
-  if (header === undefined) return true;
+  if (header === undefined || header === 'application/json') return true;
   const semicolon = header.indexOf(';');
   const mediaType = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
   return mediaType === 'application/json' || mediaType === '' || JSON_SUFFIX_TYPE.test(mediaType);
