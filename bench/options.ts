@@ -1,0 +1,119 @@
+/**
+ * The harness's command line, checked once at start: a bad option stops the
+ * run with a message that names it.
+ */
+
+export interface BenchOptions {
+  /** About a second per case, small collections, nothing written. */
+  readonly smoke: boolean;
+  /** Flags that add optional servers (`--with-bearer`). */
+  readonly serverFlags: ReadonlySet<string>;
+  readonly connections: number;
+  readonly duration: number;
+  readonly warmup: number;
+  /** Seconds to wait at most, before each case, for the machine to be quiet. */
+  readonly quietWait: number;
+  /** Measurements per server and case; the report gives their medians. */
+  readonly rounds: number;
+  /** The large collection of scenarios c, d and g. */
+  readonly largeSize: number;
+  /** The collection sizes of the scaling run; empty to skip it. */
+  readonly scalingSizes: readonly number[];
+  /** Scenario letters to run; undefined for all. */
+  readonly scenarios: readonly string[] | undefined;
+  /** Server names to run; undefined for all (flagged ones only when flagged). */
+  readonly servers: readonly string[] | undefined;
+  /** Everything was run with the standard sizes: only such a run is written to RESULTS.md. */
+  readonly complete: boolean;
+}
+
+export class OptionError extends Error {
+  override readonly name = 'OptionError';
+}
+
+export const USAGE = `usage: npm run bench -- [options]
+  --smoke               about a second per case, small collections, RESULTS.md untouched
+  --with-bearer         add catalogue+bearer (PROTECT="GET /products/:id=bearer", token from POST /login)
+  --duration SECONDS    measured seconds per round (default 5; smoke 1)
+  --warmup SECONDS      warm-up seconds before each round (default 2; smoke 0.3)
+  --rounds N            rounds per server and case, servers taking turns; medians are reported (default 3; smoke 1)
+  --connections N       concurrent connections (default 100)
+  --quiet-wait SECONDS  before each round, wait up to this long for other work on the machine to pause (default 5; smoke 0)
+  --large N             products in scenarios c, d and g (default 10000; smoke 200)
+  --scaling LIST        collection sizes of the scaling run, e.g. 10,10000 or none (default 10,10000,1000000; smoke 10,1000)
+  --scenarios LIST      only these scenario letters, e.g. a,d
+  --servers LIST        only these servers, e.g. catalogue,fastify`;
+
+const FULL = { duration: 5, warmup: 2, rounds: 3, quietWait: 5, largeSize: 10_000, scalingSizes: [10, 10_000, 1_000_000] } as const;
+const SMOKE = { duration: 1, warmup: 0.3, rounds: 1, quietWait: 0, largeSize: 200, scalingSizes: [10, 1_000] } as const;
+
+function positiveNumber(option: string, raw: string, { integer, min }: { integer: boolean; min: number }): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new OptionError(`${option} must be ${integer ? 'an integer' : 'a number'} of at least ${min} (got "${raw}")`);
+  }
+  return value;
+}
+
+function list(option: string, raw: string): string[] {
+  const items = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  if (items.length === 0) throw new OptionError(`${option} needs a comma-separated list (got "${raw}")`);
+  return items;
+}
+
+export function parseOptions(args: readonly string[], known: { scenarios: readonly string[]; servers: readonly string[] }): BenchOptions {
+  const flags = new Set<string>();
+  const values = new Map<string, string>();
+  const takesValue = new Set(['--duration', '--warmup', '--quiet-wait', '--rounds', '--connections', '--large', '--scaling', '--scenarios', '--servers']);
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (name === '--smoke' || name === '--with-bearer' || name === '--help') {
+      flags.add(name);
+    } else if (takesValue.has(name)) {
+      const value = inline ?? args[++index];
+      if (value === undefined) throw new OptionError(`${name} needs a value`);
+      values.set(name, value);
+    } else {
+      throw new OptionError(`unknown option "${arg}"`);
+    }
+  }
+  if (flags.has('--help')) throw new OptionError('');
+
+  const smoke = flags.has('--smoke');
+  const base = smoke ? SMOKE : FULL;
+  const read = <T>(option: string, parse: (raw: string) => T, fallback: T): T => {
+    const raw = values.get(option);
+    return raw === undefined ? fallback : parse(raw);
+  };
+  const scenarios = read('--scenarios', (raw) => list('--scenarios', raw), undefined);
+  for (const id of scenarios ?? []) if (!known.scenarios.includes(id)) throw new OptionError(`--scenarios: no scenario "${id}" (there are ${known.scenarios.join(', ')})`);
+  const servers = read('--servers', (raw) => list('--servers', raw), undefined);
+  for (const name of servers ?? []) if (!known.servers.includes(name)) throw new OptionError(`--servers: no server "${name}" (there are ${known.servers.join(', ')})`);
+  const largeSize = read('--large', (raw) => positiveNumber('--large', raw, { integer: true, min: 11 }), base.largeSize);
+  const scalingSizes = read(
+    '--scaling',
+    (raw) => (raw === 'none' ? [] : list('--scaling', raw).map((item) => positiveNumber('--scaling', item, { integer: true, min: 10 }))),
+    [...base.scalingSizes],
+  );
+  const options = {
+    smoke,
+    serverFlags: new Set([...flags].filter((flag) => flag.startsWith('--with-'))),
+    connections: read('--connections', (raw) => positiveNumber('--connections', raw, { integer: true, min: 1 }), 100),
+    duration: read('--duration', (raw) => positiveNumber('--duration', raw, { integer: false, min: 0.1 }), base.duration),
+    warmup: read('--warmup', (raw) => positiveNumber('--warmup', raw, { integer: false, min: 0 }), base.warmup),
+    quietWait: read('--quiet-wait', (raw) => positiveNumber('--quiet-wait', raw, { integer: false, min: 0 }), base.quietWait),
+    rounds: read('--rounds', (raw) => positiveNumber('--rounds', raw, { integer: true, min: 1 }), base.rounds),
+    largeSize,
+    scalingSizes,
+    scenarios,
+    servers,
+  };
+  const complete =
+    !smoke &&
+    scenarios === undefined &&
+    servers === undefined &&
+    largeSize === FULL.largeSize &&
+    scalingSizes.join(',') === FULL.scalingSizes.join(',');
+  return { ...options, complete };
+}

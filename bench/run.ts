@@ -1,0 +1,234 @@
+/**
+ * `npm run bench`: every scenario against every server, back to back, then
+ * the service's scaling run; the report goes to stdout and, for a complete
+ * run, to bench/RESULTS.md. Progress goes to stderr. Exits 1 when a server
+ * answered a wrong body or the service answered an unexpected status, 2 on a
+ * bad option.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { describePinning, reExecOnLoadCore } from './pinning.js';
+import { OptionError, USAGE, parseOptions, type BenchOptions } from './options.js';
+import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, type Scenario } from './scenarios.js';
+import { BASELINE, SERVERS, selectServers, startServer, type RunningServer, type ServerDefinition } from './servers.js';
+import { measure, type LoadSettings, type Measurement } from './load.js';
+import { seedProducts, type SeedReport } from './seed.js';
+import { QUIET_CORES, describeMachine, processMemory, waitForQuiet } from './proc-stats.js';
+import { combineRounds } from './rounds.js';
+import { renderReport, runFailures, type CaseResult, type RunRecord, type ScalingStep } from './report.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RESULTS = fileURLToPath(new URL('RESULTS.md', import.meta.url));
+/** Every server is sent the same sequence of random choices. */
+const RANDOM_SEED = 4;
+const SCALING_SERVER = 'catalogue';
+
+function progress(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function summary(m: Measurement): string {
+  const notes = [...m.problems, ...m.warnings];
+  const flag = notes.length === 0 ? '' : `  !! ${notes.join('; ')}`;
+  const cpu = m.cpuMicrosPerRequest === undefined ? '' : `, ${m.cpuMicrosPerRequest.toFixed(1)} µs CPU/req`;
+  return `${Math.round(m.requestsPerSecond).toLocaleString('en')} req/s, p99 ${m.p99Ms.toFixed(2)} ms${cpu}${flag}`;
+}
+
+async function withServer<T>(definition: ServerDefinition, work: (server: RunningServer) => Promise<T>): Promise<T> {
+  const server = await startServer(definition);
+  try {
+    return await work(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Waits (bounded) for other work on the machine to pause, and says so when it did not. */
+async function quietMoment(seconds: number): Promise<void> {
+  if (seconds <= 0) return;
+  const { waitedSeconds, busyCores } = await waitForQuiet(seconds);
+  if (busyCores !== undefined && busyCores >= QUIET_CORES && waitedSeconds >= seconds) progress(`  (machine still busy after ${seconds} s: ${busyCores.toFixed(2)} cores used by other work)`);
+}
+
+/** How a case is repeated: rounds per server, and the wait for a quiet machine before each. */
+interface Pacing {
+  readonly rounds: number;
+  readonly quietWait: number;
+}
+
+/** The servers in the order of a round: each round starts one later, so none is always first. */
+function rotate<T>(items: readonly T[], by: number): T[] {
+  const shift = items.length === 0 ? 0 : by % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
+
+/**
+ * One scenario: every server, fresh each time, round after round. A server
+ * that fails once is dropped from the later rounds and its row says why.
+ */
+async function runScenario(scenario: Scenario, size: number, servers: readonly ServerDefinition[], settings: LoadSettings, pacing: Pacing): Promise<CaseResult[]> {
+  const rounds = new Map<string, Measurement[]>(servers.map((server) => [server.name, []]));
+  const seeds = new Map<string, SeedReport | undefined>();
+  const failures = new Map<string, string>();
+  for (let round = 0; round < pacing.rounds; round++) {
+    for (const definition of rotate(servers, round)) {
+      if (failures.has(definition.name)) continue;
+      await quietMoment(pacing.quietWait);
+      const label = `${pacing.rounds > 1 ? `${round + 1}/${pacing.rounds} ` : ''}${definition.name}`.padEnd(21);
+      try {
+        const measurement = await withServer(definition, async (server) => {
+          seeds.set(definition.name, size > SEED_SIZE ? await seedProducts(server.url, server.headers, SEED_SIZE, size) : undefined);
+          return measure(server.url, server.pid, server.headers, scenario.plan(size, seededRandom(RANDOM_SEED)), settings);
+        });
+        rounds.get(definition.name)?.push(measurement);
+        progress(`  ${label} ${summary(measurement)}`);
+      } catch (error) {
+        failures.set(definition.name, (error as Error).message);
+        progress(`  ${label} FAILED: ${(error as Error).message}`);
+      }
+    }
+  }
+  return servers.map((server) => {
+    const failure = failures.get(server.name);
+    const measured = rounds.get(server.name) ?? [];
+    return {
+      scenario,
+      size,
+      server,
+      seed: seeds.get(server.name),
+      measurement: failure === undefined && measured.length > 0 ? combineRounds(measured) : undefined,
+      failure: failure ?? (measured.length === 0 ? 'not measured' : undefined),
+    };
+  });
+}
+
+/** The scaling run at one size: one process, seeded once, each case measured round after round. */
+async function runScalingStep(definition: ServerDefinition, size: number, settings: LoadSettings, pacing: Pacing): Promise<ScalingStep> {
+  const measured = new Map<string, Measurement[]>(SCALING_CASES.map((scalingCase) => [scalingCase.name, []]));
+  let seed: ScalingStep['seed'];
+  let memoryAfterSeed: ScalingStep['memoryAfterSeed'];
+  let memoryAfterLoad: ScalingStep['memoryAfterLoad'];
+  let failure: string | undefined;
+  try {
+    await withServer(definition, async (server) => {
+      if (size > SEED_SIZE) {
+        progress(`  seeding ${size.toLocaleString('en')} products…`);
+        seed = await seedProducts(server.url, server.headers, SEED_SIZE, size);
+        progress(`  seeded in ${seed.seconds.toFixed(1)} s`);
+      }
+      memoryAfterSeed = processMemory(server.pid);
+      for (let round = 0; round < pacing.rounds; round++) {
+        // POST+DELETE pairs cut off at the end of a run leave a few products
+        // with ids above `size`, which the random by-id reads never ask for.
+        for (const scalingCase of SCALING_CASES) {
+          await quietMoment(pacing.quietWait);
+          const measurement = await measure(server.url, server.pid, server.headers, scalingCase.plan(size, seededRandom(RANDOM_SEED)), settings);
+          measured.get(scalingCase.name)?.push(measurement);
+          progress(`  ${`${pacing.rounds > 1 ? `${round + 1}/${pacing.rounds} ` : ''}${scalingCase.name}`.padEnd(21)} ${summary(measurement)}`);
+        }
+      }
+      memoryAfterLoad = processMemory(server.pid);
+    });
+  } catch (error) {
+    failure = (error as Error).message;
+    progress(`  FAILED: ${failure}`);
+  }
+  const cases = [...measured].filter(([, rounds]) => rounds.length > 0).map(([name, rounds]) => ({ name, measurement: combineRounds(rounds) }));
+  return { size, seed, memoryAfterSeed, cases, memoryAfterLoad, failure };
+}
+
+function packageVersion(name: string): string {
+  try {
+    return (JSON.parse(readFileSync(`${ROOT}node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The service's commit, so a result can be traced to the code it measured. */
+function serviceRevision(): string {
+  try {
+    const git = (...args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', timeout: 5_000 }).trim();
+    const dirty = git('status', '--porcelain', '--', 'src', 'workers') !== '';
+    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' (src/ or workers/ modified)' : ''}`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** How this run was started: the npm script, when it was, and the node command it ran. */
+function commandLines(args: readonly string[]): string[] {
+  const direct = `node ${[...process.execArgv, 'bench/run.ts', ...args].join(' ')}`;
+  return process.env.npm_lifecycle_event === 'bench' ? [`npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`, direct] : [direct];
+}
+
+async function main(args: readonly string[], options: BenchOptions): Promise<number> {
+  const startedAt = new Date();
+  const loadAverageStart = os.loadavg();
+  const started = performance.now();
+  const servers = selectServers(options.serverFlags, options.servers);
+  const scenarios = SCENARIOS.filter((scenario) => options.scenarios === undefined || options.scenarios.includes(scenario.id));
+  const settings: LoadSettings = { connections: options.connections, duration: options.duration, warmup: options.warmup };
+  const pacing: Pacing = { rounds: options.rounds, quietWait: options.quietWait };
+  progress(`bench: ${servers.map((s) => s.name).join(', ')}; ${describePinning()}`);
+
+  const cases: CaseResult[] = [];
+  for (const scenario of scenarios) {
+    const size = scenario.collection === 'seed' ? SEED_SIZE : options.largeSize;
+    progress(`${scenario.id} ${scenario.name}: ${scenario.describe(size)}`);
+    cases.push(...(await runScenario(scenario, size, servers, settings, pacing)));
+  }
+
+  const scaling: ScalingStep[] = [];
+  const scalingServer = SERVERS.find((server) => server.name === SCALING_SERVER) as ServerDefinition;
+  if (options.servers === undefined || options.servers.includes(SCALING_SERVER)) {
+    for (const size of options.scalingSizes) {
+      progress(`scaling: ${SCALING_SERVER} at ${size.toLocaleString('en')} products`);
+      scaling.push(await runScalingStep(scalingServer, size, settings, pacing));
+    }
+  }
+
+  const record: RunRecord = {
+    startedAt,
+    seconds: (performance.now() - started) / 1000,
+    commands: commandLines(args),
+    options,
+    machine: describeMachine(),
+    versions: { catalogue: serviceRevision(), autocannon: packageVersion('autocannon'), fastify: packageVersion('fastify'), express: packageVersion('express') },
+    pinning: describePinning(),
+    loadAverage: { start: loadAverageStart, end: os.loadavg() },
+    baseline: BASELINE,
+    serverNames: servers.map((server) => server.name),
+    scenarios,
+    cases,
+    scalingServer: SCALING_SERVER,
+    scaling,
+  };
+  const report = renderReport(record);
+  process.stdout.write(`${report}\n`);
+  if (options.complete) {
+    writeFileSync(RESULTS, `${report}\n`);
+    progress(`wrote ${RESULTS}`);
+  } else {
+    progress('RESULTS.md not written: only a complete run (no --smoke, all scenarios, servers and sizes) is.');
+  }
+  const failures = runFailures(record);
+  for (const failure of failures) progress(`FAIL ${failure}`);
+  return failures.length === 0 ? 0 : 1;
+}
+
+reExecOnLoadCore();
+const args = process.argv.slice(2);
+let options: BenchOptions;
+try {
+  options = parseOptions(args, { scenarios: SCENARIOS.map((s) => s.id), servers: SERVERS.map((s) => s.name) });
+} catch (error) {
+  if (!(error instanceof OptionError)) throw error;
+  if (error.message !== '') process.stderr.write(`bench: ${error.message}\n`);
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(error.message === '' ? 0 : 2);
+}
+process.exitCode = await main(args, options);

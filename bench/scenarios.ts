@@ -1,0 +1,152 @@
+/**
+ * The benchmark's cases, one named row each: what the server must hold before
+ * the run, and the requests every connection sends. Issue 4 defines them;
+ * `size` is 10 (the seed) or the large collection (10,000, or less in smoke).
+ */
+import type { LoadPlan, Outgoing, RequestKind, Step, StepContext } from './load-plan.js';
+import { expectEmpty, expectList, expectProduct } from './product-shapes.js';
+
+export interface Scenario {
+  /** The issue's letter. */
+  readonly id: string;
+  readonly name: string;
+  readonly describe: (size: number) => string;
+  /** Whether the server needs the large collection seeded first. */
+  readonly collection: 'seed' | 'large';
+  readonly plan: (size: number, random: () => number) => LoadPlan;
+  /** A kind whose latency is reported on its own (the mix's by-id reads). */
+  readonly focus?: string;
+}
+
+/** The ten products every server starts with. */
+export const SEED_SIZE = 10;
+
+const NEW_PRODUCT = JSON.stringify({ name: 'Bench Product', description: 'Added by the benchmark, removed again', price: 9.99 });
+const REPLACEMENT = JSON.stringify({ name: 'Gooseneck Kettle Pro', description: 'Replaced by the benchmark', price: 47.5 });
+
+/** Every seeded product has this body; the seeder posts it. */
+export const SEED_PRODUCT = JSON.stringify({ name: 'Seeded Product', description: 'One of many added before the run', price: 19.99 });
+
+const KINDS = {
+  byId: { label: 'GET by id', status: 200, check: expectProduct() },
+  create: { label: 'POST', status: 201, check: expectProduct() },
+  delete: { label: 'DELETE', status: 204, check: expectEmpty() },
+  replace: { label: 'PUT', status: 200, check: expectProduct() },
+} as const satisfies Record<string, RequestKind>;
+
+const listKind = (size: number): RequestKind => ({ label: 'GET list', status: 200, check: expectList(size) });
+
+const get = (kind: string, path: string): Outgoing => ({ kind, method: 'GET', path });
+const byId = (id: number): Outgoing => get('byId', `/products/${id}`);
+const replace = (id: number): Outgoing => ({ kind: 'replace', method: 'PUT', path: `/products/${id}`, body: REPLACEMENT });
+
+/** 1..size, uniformly. */
+const randomId = (size: number, random: () => number): number => 1 + Math.floor(random() * size);
+
+const CREATED_ID = /"id":(\d+)/;
+
+/** POST a product, then DELETE the id the POST answered with: the size stays put. */
+const createThenDelete: readonly Step[] = [
+  {
+    fixed: { kind: 'create', method: 'POST', path: '/products', body: NEW_PRODUCT },
+    remember: (status, body, context) => {
+      const id = status === 201 ? CREATED_ID.exec(body)?.[1] : undefined;
+      context.createdId = id === undefined ? undefined : Number(id);
+    },
+  },
+  {
+    // Without an id (the POST failed, already counted) the pair starts over.
+    choose: (context: StepContext) => (typeof context.createdId === 'number' ? { kind: 'delete', method: 'DELETE', path: `/products/${context.createdId}` } : undefined),
+  },
+];
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: 'a',
+    name: 'get-by-id',
+    describe: () => 'GET /products/5',
+    collection: 'seed',
+    plan: () => ({ steps: [{ fixed: byId(5) }], kinds: { byId: KINDS.byId } }),
+  },
+  {
+    id: 'b',
+    name: 'list-10',
+    describe: () => 'GET /products (10 items)',
+    collection: 'seed',
+    plan: (size) => ({ steps: [{ fixed: get('list', '/products') }], kinds: { list: listKind(size) } }),
+  },
+  {
+    id: 'c',
+    name: 'list-large',
+    describe: (size) => `GET /products (${size.toLocaleString('en')} items)`,
+    collection: 'large',
+    plan: (size) => ({ steps: [{ fixed: get('list', '/products') }], kinds: { list: listKind(size) } }),
+  },
+  {
+    id: 'd',
+    name: 'get-by-id-large',
+    describe: (size) => `GET /products/${size - 1} (of ${size.toLocaleString('en')})`,
+    collection: 'large',
+    plan: (size) => ({ steps: [{ fixed: byId(size - 1) }], kinds: { byId: KINDS.byId } }),
+  },
+  {
+    id: 'e',
+    name: 'post-delete',
+    describe: () => 'POST /products then DELETE it',
+    collection: 'seed',
+    plan: () => ({ steps: createThenDelete, kinds: { create: KINDS.create, delete: KINDS.delete } }),
+  },
+  {
+    id: 'f',
+    name: 'put',
+    describe: () => 'PUT /products/3',
+    collection: 'seed',
+    plan: () => ({ steps: [{ fixed: replace(3) }], kinds: { replace: KINDS.replace } }),
+  },
+  {
+    id: 'g',
+    name: 'mix',
+    describe: (size) => `mix at ${size.toLocaleString('en')}: 90% GET random id, 5% list, 5% PUT random id`,
+    collection: 'large',
+    focus: 'byId',
+    plan: (size, random) => ({
+      steps: [
+        {
+          choose: () => {
+            const roll = random();
+            if (roll < 0.9) return byId(randomId(size, random));
+            if (roll < 0.95) return get('list', '/products');
+            return replace(randomId(size, random));
+          },
+        },
+      ],
+      kinds: { byId: KINDS.byId, list: listKind(size), replace: KINDS.replace },
+    }),
+  },
+];
+
+/** The scaling run's cases (the service only), at each collection size. */
+export interface ScalingCase {
+  readonly name: string;
+  readonly plan: (size: number, random: () => number) => LoadPlan;
+}
+
+export const SCALING_CASES: readonly ScalingCase[] = [
+  {
+    name: 'GET by random id',
+    plan: (size, random) => ({ steps: [{ choose: () => byId(randomId(size, random)) }], kinds: { byId: KINDS.byId } }),
+  },
+  { name: 'POST+DELETE', plan: () => ({ steps: createThenDelete, kinds: { create: KINDS.create, delete: KINDS.delete } }) },
+];
+
+/** A small seeded generator, so every server is sent the same sequence of choices. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The servers of a run: one named entry each (how to start it, its
+ * environment, how to tell it is ready, and what a client must send to be let
+ * in), so a variant is one more row. Each is a child process on a free port,
+ * pinned to the server core, started fresh for every scenario.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { onServerCore } from './pinning.js';
+import { processName } from './proc-stats.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export type Headers = Readonly<Record<string, string>>;
+
+export interface ServerDefinition {
+  /** The name in every table: `catalogue`, `fastify`... */
+  readonly name: string;
+  /** Targets are judged for the service's rows; the peers are the yardstick. */
+  readonly role: 'service' | 'peer';
+  /** Node arguments, relative to the repository root. */
+  readonly args: readonly string[];
+  readonly env: Headers;
+  /** The line a server prints once it accepts connections; group 1 is its URL. */
+  readonly ready: RegExp;
+  /** Headers every request must carry, worked out once the server is up (a Bearer token). */
+  readonly credentials?: (url: string) => Promise<Headers>;
+  /** The command-line flag that adds this server to the run; without one it always runs. */
+  readonly flag?: string;
+}
+
+const LISTENING = /listening on (http:\/\/\S+)/;
+
+/** Log settings that would make one server write more than another are pinned down. */
+const QUIET = { LOG_LEVEL: 'warn', NODE_ENV: 'production' } as const;
+
+/** Settings a developer's shell might have exported: never leak them into a server. */
+const SERVICE_SETTINGS = [
+  'PORT', 'HOST', 'BASE_PATH', 'BODY_LIMIT', 'STRICT', 'LOG_LEVEL', 'TLS_CERT', 'TLS_KEY', 'STORE_QUEUE_LIMIT',
+  'AUTH_USERS', 'API_KEYS', 'JWT_SECRET', 'JWT_TTL', 'PROTECT', 'LOGIN_MAX_FAILURES',
+];
+
+const BENCH_USER = { username: 'bench', password: 'bench' } as const;
+
+/** POST /login as the bench user; the token goes on every request. */
+async function bearerLogin(url: string): Promise<Headers> {
+  const response = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(BENCH_USER),
+    signal: AbortSignal.timeout(5_000),
+  });
+  const body = (await response.json().catch(() => undefined)) as { token?: unknown } | undefined;
+  if (response.status !== 200 || typeof body?.token !== 'string') {
+    throw new Error(`POST /login answered ${response.status} without a token: is /login implemented and PROTECT supported?`);
+  }
+  return { authorization: `Bearer ${body.token}` };
+}
+
+export const SERVERS: readonly ServerDefinition[] = [
+  { name: 'catalogue', role: 'service', args: ['dist/main.js', '--port', '0'], env: QUIET, ready: LISTENING },
+  {
+    // The same service with a Bearer rule on the by-id route: the verifier's
+    // cost per request shows up in scenarios a, d and g. Needs /login, so it
+    // only runs when asked for.
+    name: 'catalogue+bearer',
+    role: 'service',
+    args: ['dist/main.js', '--port', '0'],
+    env: { ...QUIET, PROTECT: 'GET /products/:id=bearer', AUTH_USERS: `${BENCH_USER.username}:${BENCH_USER.password}` },
+    ready: LISTENING,
+    credentials: bearerLogin,
+    flag: '--with-bearer',
+  },
+  { name: 'fastify', role: 'peer', args: ['bench/peers/fastify.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
+  { name: 'express', role: 'peer', args: ['bench/peers/express.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
+];
+
+/** The name ratios are taken against. */
+export const BASELINE = 'fastify';
+
+export interface RunningServer {
+  readonly definition: ServerDefinition;
+  readonly url: string;
+  readonly pid: number;
+  /** Credentials to send with every request (empty when the server needs none). */
+  readonly headers: Headers;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 15_000;
+const STOP_GRACE_MS = 5_000;
+
+function childEnv(extra: Headers): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of SERVICE_SETTINGS) delete env[name];
+  return { ...env, ...extra };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function startServer(definition: ServerDefinition): Promise<RunningServer> {
+  const [command, ...args] = onServerCore([process.execPath, ...definition.args]) as [string, ...string[]];
+  const child = spawn(command, args, { cwd: ROOT, env: childEnv(definition.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    if (stdout.length < 65_536) stdout += chunk;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-65_536)));
+
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`not ready in ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
+      const onData = (): void => {
+        const match = definition.ready.exec(stdout);
+        if (match?.[1] === undefined) return;
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        resolve(match[1]);
+      };
+      child.stdout?.on('data', onData);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`exited (${code ?? signal}) before it was ready`));
+      });
+      child.once('error', reject);
+    });
+    const pid = child.pid as number;
+    // taskset execs the server in place, so the pid is the server's own; the
+    // CPU figures would be wrong if it were still taskset.
+    const name = processName(pid);
+    if (name !== undefined && name !== 'node') throw new Error(`pid ${pid} is "${name}", not node`);
+    const headers = definition.credentials === undefined ? {} : await definition.credentials(url);
+    return { definition, url, pid, headers, stderr: () => stderr, stop: () => stopChild(child) };
+  } catch (error) {
+    await stopChild(child);
+    throw new Error(`${definition.name}: ${(error as Error).message}; stderr: ${stderr.trim().slice(-2_000)}`);
+  }
+}
+
+/** The servers for this run: every entry without a flag, and the flagged ones asked for. */
+export function selectServers(flags: ReadonlySet<string>, only: readonly string[] | undefined): ServerDefinition[] {
+  return SERVERS.filter((server) => (server.flag === undefined || flags.has(server.flag)) && (only === undefined || only.includes(server.name)));
+}

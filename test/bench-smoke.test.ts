@@ -1,0 +1,39 @@
+/**
+ * The benchmark must not rot: its smoke mode (about a second per case, small
+ * collections, RESULTS.md untouched) runs every scenario against every server
+ * and fails when a server answers a wrong body or the service an unexpected
+ * status.
+ */
+import test from 'ava';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { SCENARIOS } from '../bench/scenarios.js';
+import { selectServers } from '../bench/servers.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const LIMIT_MS = 110_000;
+
+test('npm run bench -- --smoke runs every scenario against every server and exits 0', async (t) => {
+  t.timeout(LIMIT_MS + 10_000);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const killer = setTimeout(() => child.kill('SIGKILL'), LIMIT_MS);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(killer);
+
+  t.is(code, 0, `bench --smoke failed:\n${stderr.slice(-4_000)}`);
+  const rows = stdout.split('\n').filter((line) => line.startsWith('| '));
+  for (const scenario of SCENARIOS) {
+    for (const server of selectServers(new Set(), undefined)) {
+      const row = rows.find((line) => line.startsWith(`| ${scenario.id} ${scenario.name}: `) && line.includes(` | ${server.name} | `));
+      t.truthy(row, `no row for scenario ${scenario.id} ${scenario.name} and server ${server.name}`);
+      t.notRegex(row ?? '', /INVALID|FAILED/, `row for ${scenario.id} and ${server.name} is not clean: ${row ?? ''}`);
+    }
+  }
+  t.regex(stdout, /## Scaling/);
+  t.regex(stdout, /Node v\d+/);
+});
