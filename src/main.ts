@@ -40,7 +40,8 @@ async function serve(args: readonly string[]): Promise<void> {
     process.exit(EXIT_FAILURE);
   });
 
-  const app: RequestListener = configured(() => createApp({ config, store: new BatchingStoreClient(pool, config.storeQueueLimit), log }));
+  const store = new BatchingStoreClient(pool, config.storeQueueLimit);
+  const app: RequestListener = configured(() => createApp({ config, store, log }));
   const server = createServer(config, app);
   try {
     const url = await listen(server, config);
@@ -55,6 +56,7 @@ async function serve(args: readonly string[]): Promise<void> {
     stopping = true;
     log.info('stopping: no new connections, finishing requests in flight', { signal });
     await closeGracefully(server);
+    await store.whenIdle();
     await pool.destroy();
     log.info('stopped');
     process.exit(0);

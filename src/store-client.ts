@@ -35,6 +35,7 @@ export class BatchingStoreClient implements StoreClient {
   #waiting: Waiting[] = [];
   #inFlight = false;
   #flushScheduled = false;
+  #onIdle: (() => void)[] = [];
 
   constructor(pool: StoreRunner, queueLimit: number) {
     this.#pool = pool;
@@ -54,9 +55,23 @@ export class BatchingStoreClient implements StoreClient {
     });
   }
 
+  /**
+   * Resolves once no command waits or travels. A clean stop waits for this
+   * before closing the worker: a handler whose client has gone may still be
+   * waiting for its answer.
+   */
+  whenIdle(): Promise<void> {
+    if (!this.#inFlight && this.#waiting.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#onIdle.push(resolve));
+  }
+
   readonly #flush = (): void => {
     this.#flushScheduled = false;
-    if (this.#inFlight || this.#waiting.length === 0) return;
+    if (this.#inFlight) return;
+    if (this.#waiting.length === 0) {
+      for (const resolve of this.#onIdle.splice(0)) resolve();
+      return;
+    }
     const batch = this.#waiting;
     this.#waiting = [];
     this.#inFlight = true;

@@ -78,3 +78,22 @@ test('a batch the pool rejects answers failed to each of its commands, and the c
   batches[1]?.settle(answerAll(batches[1].batch));
   t.deepEqual(await after, { kind: 'done' });
 });
+
+test('whenIdle resolves only once every waiting and travelling command has been answered', async (t) => {
+  const { pool, batches } = controlledPool();
+  const client = new BatchingStoreClient(pool, 100);
+  await client.whenIdle();
+  const first = client.send({ kind: 'product.list' });
+  await nextTurn();
+  const second = client.send({ kind: 'product.list' });
+  let idle = false;
+  const idleNow = client.whenIdle().then(() => (idle = true));
+  batches[0]?.settle(answerAll(batches[0].batch));
+  await first;
+  await nextTurn();
+  t.false(idle, 'the second command is still travelling');
+  batches[1]?.settle(answerAll(batches[1].batch));
+  await second;
+  await idleNow;
+  t.true(idle);
+});
