@@ -7,12 +7,11 @@
  * The shared service is only read; a test that writes starts its own.
  */
 import { Buffer } from 'node:buffer';
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { rawRequest, startService, type RunningService } from './helpers/service.js';
 import { basePathOf, jsonParseMessage, requestBytes } from './helpers/request-builders.js';
-import { listProducts, ownService, type Product } from './helpers/product-api.js';
+import { assertErrorResponse, JSON_TYPE, listProducts, ownService, type Product } from './helpers/product-api.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 const ALLOW = {
   '/products': ['GET', 'POST', 'HEAD', 'OPTIONS'],
@@ -36,16 +35,6 @@ function request(path: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`${service.url}${path}`, { redirect: 'manual', ...init });
 }
 
-/** Asserts a JSON `{"error": <non-empty string>}` body with the given status; returns the message. */
-async function assertError(t: ExecutionContext, response: Response, status: number): Promise<string> {
-  t.is(response.status, status);
-  t.is(response.headers.get('content-type'), JSON_TYPE);
-  const body = (await response.json()) as Record<string, unknown>;
-  t.deepEqual(Object.keys(body), ['error']);
-  t.is(typeof body.error, 'string');
-  t.not(body.error, '');
-  return body.error as string;
-}
 
 /** The Allow header as a sorted list, so that only the set of methods is compared. */
 function allowOf(value: string | null | undefined): string[] {
@@ -81,7 +70,7 @@ for (const [method, path] of [
   ['OPTIONS', '/nope'],
 ] as const) {
   test(`${method} ${path} (unknown path) is 404 {"error"} JSON`, async (t) => {
-    await assertError(t, await request(path, { method }), 404);
+    await assertErrorResponse(t, await request(path, { method }), 404);
   });
 }
 
@@ -93,7 +82,7 @@ test('HEAD on an unknown path is 404 with an empty body', async (t) => {
 });
 
 test('an unknown path with a body that would be refused is still 404 (route before body)', async (t) => {
-  await assertError(t, await request('/nope', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }), 404);
+  await assertErrorResponse(t, await request('/nope', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }), 404);
 });
 
 // --- 405 with Allow ---------------------------------------------------------
@@ -115,7 +104,7 @@ for (const [method, path, route] of [
   test(`${method} ${path} is 405 {"error"} with Allow: ${ALLOW[route].join(', ')}`, async (t) => {
     const response = await request(path, { method });
     t.deepEqual(allowOf(response.headers.get('allow')), [...ALLOW[route]].sort());
-    await assertError(t, response, 405);
+    await assertErrorResponse(t, response, 405);
   });
 }
 
@@ -183,7 +172,7 @@ test('/produkte/, /produkte/3/ and /health/ are served like their slash-less pat
 });
 
 test('GET /products/999/ is the product 404, not a route 404', async (t) => {
-  t.regex(await assertError(t, await request('/products/999/'), 404), /product/i);
+  t.regex(await assertErrorResponse(t, await request('/products/999/'), 404), /product/i);
 });
 
 // --- query strings ----------------------------------------------------------
@@ -213,7 +202,7 @@ test('query strings on GET /products/3, /produkte, /produkte/3 and /health chang
 });
 
 test('GET /products/999?x=1 is the product 404, so the route matched despite the query', async (t) => {
-  t.regex(await assertError(t, await request('/products/999?x=1'), 404), /product/i);
+  t.regex(await assertErrorResponse(t, await request('/products/999?x=1'), 404), /product/i);
 });
 
 test('writes ignore query strings too: POST, PUT and DELETE on /products and /produkte', async (t) => {
@@ -253,12 +242,12 @@ test('writes ignore query strings too: POST, PUT and DELETE on /products and /pr
 
 test('PUT /products/999 with a text/plain body is 415, not 404 (body before id)', async (t) => {
   const response = await request('/products/999', { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: '{}' });
-  await assertError(t, response, 415);
+  await assertErrorResponse(t, response, 415);
 });
 
 test('PUT /products/abc with a text/plain body is 415 too: the id is not judged before the body', async (t) => {
   const response = await request('/products/abc', { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: '{}' });
-  await assertError(t, response, 415);
+  await assertErrorResponse(t, response, 415);
 });
 
 test('PUT /products/999 with invalid JSON is the parse error (200, code 400), not 404', async (t) => {
@@ -269,19 +258,19 @@ test('PUT /products/999 with invalid JSON is the parse error (200, code 400), no
 
 test('PUT /products/999 with a valid JSON body missing every field is 404: the id before the fields', async (t) => {
   const response = await request('/products/999', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
-  t.regex(await assertError(t, response, 404), /product/i);
+  t.regex(await assertErrorResponse(t, response, 404), /product/i);
 });
 
 test('405 is decided before the body: a text/plain body on PATCH /products is 405, not 415', async (t) => {
   const response = await request('/products', { method: 'PATCH', headers: { 'content-type': 'text/plain' }, body: 'x' });
   t.deepEqual(allowOf(response.headers.get('allow')), [...ALLOW['/products']].sort());
-  await assertError(t, response, 405);
+  await assertErrorResponse(t, response, 405);
 });
 
 test('405 is decided before the body: invalid JSON on POST /products/1 and POST /health is 405, not the parse error', async (t) => {
   for (const path of ['/products/1', '/health']) {
     const response = await request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{oops' });
-    await assertError(t, response, 405);
+    await assertErrorResponse(t, response, 405);
   }
 });
 

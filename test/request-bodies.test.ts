@@ -10,9 +10,8 @@ import { Buffer } from 'node:buffer';
 import test, { type ExecutionContext } from 'ava';
 import { rawRequest, startService, type RawResponse, type RunningService } from './helpers/service.js';
 import { basePathOf, jsonParseMessage, requestBytes } from './helpers/request-builders.js';
-import { listProducts, ownService, type Product } from './helpers/product-api.js';
+import { assertErrorResponse, JSON_TYPE, listProducts, ownService, type Product } from './helpers/product-api.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const REQUIRED_MESSAGE = 'name, description and price are required';
 const PRODUCT_KEYS = ['id', 'name', 'description', 'price'];
 const widget = { name: 'Test Widget', description: 'Made by the request-bodies test', price: 9.99 } as const;
@@ -45,16 +44,6 @@ function assertCreatedWidget(t: ExecutionContext, status: number, body: unknown)
   return product;
 }
 
-/** Asserts a `{"error": <non-empty string>}` body with the given status. */
-async function assertError(t: ExecutionContext, response: Response, status: number): Promise<string> {
-  t.is(response.status, status);
-  t.is(response.headers.get('content-type'), JSON_TYPE);
-  const body = (await response.json()) as Record<string, unknown>;
-  t.deepEqual(Object.keys(body), ['error']);
-  t.is(typeof body.error, 'string');
-  t.not(body.error, '');
-  return body.error as string;
-}
 
 /** The seed's parse-error body: exactly `{"error": <non-empty string>, "code": 400}`. */
 function assertParseErrorBody(t: ExecutionContext, body: unknown): string {
@@ -106,7 +95,7 @@ test.serial('a valid multi-byte UTF-8 body is stored and echoed intact', async (
 for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=----catalogue']) {
   test.serial(`POST /products with Content-Type "${contentType}" is 415 {"error"} and creates nothing, even with a valid JSON body`, async (t) => {
     const before = await listProducts(service);
-    await assertError(t, await post('/products', WIDGET_JSON, contentType), 415);
+    await assertErrorResponse(t, await post('/products', WIDGET_JSON, contentType), 415);
     t.deepEqual(await listProducts(service), before);
   });
 }
@@ -114,14 +103,14 @@ for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'm
 test.serial('PUT /products/1 with a text/plain body is 415 and product 1 is unchanged', async (t) => {
   const before = await (await fetch(`${service.url}/products/1`)).json();
   const response = await fetch(`${service.url}/products/1`, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: WIDGET_JSON });
-  await assertError(t, response, 415);
+  await assertErrorResponse(t, response, 415);
   t.deepEqual(await (await fetch(`${service.url}/products/1`)).json(), before);
 });
 
 test.serial('POST /produkte follows the same body rules: text/plain is 415, invalid JSON is the parse error', async (t) => {
   const produkte = async (): Promise<unknown> => (await fetch(`${service.url}/produkte`)).json();
   const before = await produkte();
-  await assertError(t, await post('/produkte', '{"name":"x","price":1}', 'text/plain'), 415);
+  await assertErrorResponse(t, await post('/produkte', '{"name":"x","price":1}', 'text/plain'), 415);
   const parseFailure = await post('/produkte', '{"name":', 'application/json');
   t.is(parseFailure.status, 200);
   t.is(assertParseErrorBody(t, await parseFailure.json()), jsonParseMessage('{"name":'));
@@ -133,7 +122,7 @@ test.serial('POST /produkte follows the same body rules: text/plain is 415, inva
 test.serial('an empty POST body (Content-Length: 0) counts as {}: 400 asking for all three fields, nothing created', async (t) => {
   const before = await listProducts(service);
   const response = await post('/products', '', 'application/json');
-  t.is(await assertError(t, response, 400), REQUIRED_MESSAGE);
+  t.is(await assertErrorResponse(t, response, 400), REQUIRED_MESSAGE);
   const rawResponse = await raw('POST', '/products', { 'Content-Type': 'application/json', 'Content-Length': '0' });
   t.is(rawResponse.status, 400);
   t.deepEqual(JSON.parse(rawResponse.body), { error: REQUIRED_MESSAGE });
@@ -143,7 +132,7 @@ test.serial('an empty POST body (Content-Length: 0) counts as {}: 400 asking for
 test.serial('an empty PUT body on an existing product counts as {}: 400 and the product is unchanged', async (t) => {
   const before = await (await fetch(`${service.url}/products/2`)).json();
   const response = await fetch(`${service.url}/products/2`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '' });
-  t.is(await assertError(t, response, 400), REQUIRED_MESSAGE);
+  t.is(await assertErrorResponse(t, response, 400), REQUIRED_MESSAGE);
   t.deepEqual(await (await fetch(`${service.url}/products/2`)).json(), before);
 });
 
@@ -157,7 +146,7 @@ for (const [label, text] of [
 ] as const) {
   test.serial(`a JSON body that is ${label} is 400 like a missing field, nothing created`, async (t) => {
     const before = await listProducts(service);
-    t.is(await assertError(t, await post('/products', text, 'application/json'), 400), REQUIRED_MESSAGE);
+    t.is(await assertErrorResponse(t, await post('/products', text, 'application/json'), 400), REQUIRED_MESSAGE);
     t.deepEqual(await listProducts(service), before);
   });
 }
@@ -250,9 +239,9 @@ for (const [label, text] of POLLUTING_BUT_VALID) {
 test.serial('fields hidden under "__proto__" or "constructor.prototype" are not inherited: 400, nothing created', async (t) => {
   const before = await listProducts(service);
   const viaProto = await post('/products', `{"__proto__": ${WIDGET_JSON}}`, 'application/json');
-  t.is(await assertError(t, viaProto, 400), REQUIRED_MESSAGE);
+  t.is(await assertErrorResponse(t, viaProto, 400), REQUIRED_MESSAGE);
   const viaConstructor = await post('/products', `{"constructor": {"prototype": ${WIDGET_JSON}}}`, 'application/json');
-  t.is(await assertError(t, viaConstructor, 400), REQUIRED_MESSAGE);
+  t.is(await assertErrorResponse(t, viaConstructor, 400), REQUIRED_MESSAGE);
   t.deepEqual(await listProducts(service), before);
 });
 
@@ -261,7 +250,7 @@ test.serial('after the pollution attempts nothing is polluted: {} is still 400 a
   // Object.prototype, an empty object would now inherit name, description and price.
   await post('/products', `{"__proto__": ${WIDGET_JSON}, "constructor": {"prototype": ${WIDGET_JSON}}}`, 'application/json');
   const before = await listProducts(service);
-  t.is(await assertError(t, await post('/products', '{}', 'application/json'), 400), REQUIRED_MESSAGE);
+  t.is(await assertErrorResponse(t, await post('/products', '{}', 'application/json'), 400), REQUIRED_MESSAGE);
   const after = await listProducts(service);
   t.deepEqual(after, before);
   t.true(after.length >= 10);

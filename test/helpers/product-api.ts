@@ -135,3 +135,14 @@ export function assertFieldsRequired(t: ExecutionContext, response: ApiResponse,
   const message = assertErrorBody(t, response, 400, label);
   for (const word of ['name', 'description', 'price', 'required']) t.true(message.includes(word), `${label}: "${message}" does not say "${word}"`);
 }
+
+/** Asserts a fetch Response is `{"error": <non-empty string>}` JSON with the given status; returns the message. */
+export async function assertErrorResponse(t: ExecutionContext, response: Response, status: number): Promise<string> {
+  t.is(response.status, status);
+  t.is(response.headers.get('content-type'), JSON_TYPE);
+  const body = (await response.json()) as Record<string, unknown>;
+  t.deepEqual(Object.keys(body), ['error']);
+  t.is(typeof body.error, 'string');
+  t.not(body.error, '');
+  return body.error as string;
+}
