@@ -1,17 +1,25 @@
 import type { RequestListener } from 'node:http';
-import type { ServiceConfig } from './config.js';
-import type { Logger } from './logger.js';
-import type { StoreClient } from './store-client.js';
-import { createJsonBodyReader } from './json-body.js';
-import { productRoutes } from './product-routes.js';
-import { produktRoutes } from './produkt-routes.js';
-import { healthRoute } from './health-route.js';
-import { createRequestListener } from './router.js';
-import { loginRoute } from './login-route.js';
-import { meRoute } from './me-route.js';
-import { guardRoutes } from './route-guards.js';
-import { createTokenService } from './tokens.js';
-import { LoginThrottle } from './login-throttle.js';
+import type { ServiceConfig } from './config/load-config.js';
+import type { Logger } from './log/logger.js';
+import type { StoreClient } from './store/store-client.js';
+import type { StoreCommand } from '../workers/store-protocol.js';
+import { mergeErrorTables, transportErrors } from './http/http-errors.js';
+import { createReplyWriter } from './http/response-writer.js';
+import { createRouteRunner } from './http/route-runner.js';
+import { createRouter } from './http/router.js';
+import { storeReplyToHttp } from './store/store-replies.js';
+import type { Identity } from './auth/identity.js';
+import { loadAuthConfig } from './auth/auth-config.js';
+import { AUTH_ERRORS } from './auth/auth-errors.js';
+import { authRoutes } from './auth/auth-routes.js';
+import { LoginThrottle } from './auth/login-throttle.js';
+import { protectRoutes } from './auth/protect-routes.js';
+import { createTokenService } from './auth/tokens.js';
+import { healthRoutes } from './health/health-route.js';
+import { PRODUCT_ERRORS } from './products/product-errors.js';
+import { productRoutes } from './products/product-routes.js';
+import { PRODUKTE_ERRORS } from './produkte/produkte-errors.js';
+import { produkteRoutes } from './produkte/produkte-routes.js';
 
 export interface AppParts {
   readonly config: ServiceConfig;
@@ -19,24 +27,28 @@ export interface AppParts {
   readonly log: Logger;
 }
 
+/** Every domain's error table; a code declared twice stops start-up. */
+export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
+  return mergeErrorTables([transportErrors(config.strict ? 400 : 200), AUTH_ERRORS, PRODUCT_ERRORS, PRODUKTE_ERRORS]);
+}
+
 /**
- * Wires the routes to their collaborators: the whole HTTP surface in one
- * list, each protected endpoint behind its guard. Throws ConfigError when
- * PROTECT names an endpoint that does not exist.
+ * The composition root: the whole HTTP surface in one list, each route given
+ * its guard, run by one runner. Throws ConfigError when the protection
+ * settings are wrong or PROTECT names a route that does not exist.
  */
 export function createApp({ config, store, log }: AppParts): RequestListener {
-  const { auth } = config;
-  const bodyOptions = { limit: config.bodyLimit, parseErrorStatus: config.strict ? 400 : 200 } as const;
-  const readBody = createJsonBodyReader({ ...bodyOptions, quoteParserMessage: true });
+  const auth = loadAuthConfig(config.auth);
   const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds);
   const throttle = new LoginThrottle({ maxFailures: auth.loginMaxFailures });
-  const deps = { store, readBody, log };
-  const routes = [
-    ...productRoutes(deps),
-    ...produktRoutes(deps),
-    meRoute,
-    loginRoute({ users: auth.users, tokens, throttle, readBody: createJsonBodyReader({ ...bodyOptions, quoteParserMessage: false }) }),
-    healthRoute,
-  ];
-  return createRequestListener(guardRoutes(routes, auth, tokens), config.basePath, log);
+  const routes = [...productRoutes, ...produkteRoutes, ...authRoutes({ users: auth.users, tokens, throttle }), ...healthRoutes];
+
+  const write = createReplyWriter(serviceErrors(config));
+  const run = createRouteRunner<Identity, StoreCommand>({
+    bodyLimit: config.bodyLimit,
+    dispatch: async (command, status) => storeReplyToHttp(await store.send(command), status, log),
+    write,
+    log,
+  });
+  return createRouter({ routes: protectRoutes<StoreCommand>(routes, auth, tokens), basePath: config.basePath, run, write });
 }

@@ -6,9 +6,9 @@ import test from 'ava';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import type { StoreClient, StoreReply } from '../src/store-client.js';
+import { loadConfig } from '../src/config/load-config.js';
+import { createLogger } from '../src/log/logger.js';
+import type { StoreClient, StoreReply } from '../src/store/store-client.js';
 
 async function serveWith(t: import('ava').ExecutionContext, send: StoreClient['send']): Promise<{ url: string; logLines: string[] }> {
   const logLines: string[] = [];

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { LoginThrottle } from '../src/login-throttle.js';
+import { LoginThrottle } from '../src/auth/login-throttle.js';
 
 function clock(start = 0) {
   let now = start;

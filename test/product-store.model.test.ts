@@ -7,9 +7,9 @@
  */
 import test from 'ava';
 import fc from 'fast-check';
-import { ProductStore, type IdPolicy } from '../workers/product-store.js';
-import type { ProductFields } from '../workers/store-protocol.js';
-import { SEED_PRODUCTS } from '../workers/seed-products.js';
+import { ProductStore, type IdPolicy } from '../workers/products/product-store.js';
+import type { ProductFields } from '../workers/products/product-protocol.js';
+import { SEED_PRODUCTS } from '../workers/products/seed-products.js';
 
 interface NaiveProduct {
   id: number;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { parseProtect, schemeFor } from '../src/protection-rules.js';
+import { parseProtect, schemeFor } from '../src/auth/protection-rules.js';
 
 test('an exact path beats *, then an exact method beats *', (t) => {
   const rules = parseProtect('* *=apikey,GET *=basic,* /products/:id=bearer,DELETE /products/:id=none');

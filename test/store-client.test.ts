@@ -1,6 +1,6 @@
 import test from 'ava';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { BatchingStoreClient, type StoreRunner } from '../src/store-client.js';
+import { BatchingStoreClient, type StoreRunner } from '../src/store/store-client.js';
 import type { StoreBatch, StoreResult } from '../workers/store-protocol.js';
 
 /** A pool whose batches stay pending until the test settles them. */
@@ -15,7 +15,7 @@ function controlledPool() {
   return { pool, batches };
 }
 
-const answerAll = (batch: StoreBatch): StoreResult[] => batch.commands.map(() => ({ kind: 'done' }));
+const answerAll = (batch: StoreBatch): StoreResult[] => batch.commands.map(() => ({ kind: 'empty' }));
 
 test('commands of one event-loop turn travel in one batch, in order', async (t) => {
   const { pool, batches } = controlledPool();
@@ -24,8 +24,8 @@ test('commands of one event-loop turn travel in one batch, in order', async (t) 
   await nextTurn();
   t.is(batches.length, 1);
   t.deepEqual(batches[0]?.batch.commands, [{ kind: 'product.get', id: 1 }, { kind: 'product.get', id: 2 }, { kind: 'product.list' }]);
-  batches[0]?.settle([{ kind: 'done' }, { kind: 'not-found' }, { kind: 'ok', body: 'x' }]);
-  t.deepEqual(await Promise.all(replies), [{ kind: 'done' }, { kind: 'not-found' }, { kind: 'ok', body: 'x' }]);
+  batches[0]?.settle([{ kind: 'empty' }, { kind: 'refused', code: 'PRODUCT_NOT_FOUND' }, { kind: 'ok', body: 'x' }]);
+  t.deepEqual(await Promise.all(replies), [{ kind: 'empty' }, { kind: 'refused', code: 'PRODUCT_NOT_FOUND' }, { kind: 'ok', body: 'x' }]);
 });
 
 test('one batch is in flight at a time; what arrives meanwhile goes next, together', async (t) => {
@@ -42,7 +42,7 @@ test('one batch is in flight at a time; what arrives meanwhile goes next, togeth
   t.is(batches.length, 2);
   t.is(batches[1]?.batch.commands.length, 2);
   batches[1]?.settle(answerAll(batches[1].batch));
-  t.deepEqual(await Promise.all(later), [{ kind: 'done' }, { kind: 'done' }]);
+  t.deepEqual(await Promise.all(later), [{ kind: 'empty' }, { kind: 'empty' }]);
 });
 
 test('past the queue limit a command is refused as busy and never sent', async (t) => {
@@ -76,7 +76,7 @@ test('a batch the pool rejects answers failed to each of its commands, and the c
   const after = client.send({ kind: 'product.list' });
   await nextTurn();
   batches[1]?.settle(answerAll(batches[1].batch));
-  t.deepEqual(await after, { kind: 'done' });
+  t.deepEqual(await after, { kind: 'empty' });
 });
 
 test('whenIdle resolves only once every waiting and travelling command has been answered', async (t) => {

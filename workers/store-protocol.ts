@@ -1,41 +1,22 @@
 /**
- * The messages between the HTTP front and the store worker. Both sides import
- * this file and nothing else of each other, so this is the whole contract
- * between the two threads.
+ * What the two threads say to each other, beyond the domains' own commands:
+ * the batch envelope, the shape of every result, and the start-up data. Both
+ * sides import this file and the domains' `*-protocol.ts` files, and nothing
+ * else of each other.
  *
  * The front gathers the commands of one event-loop turn into a StoreBatch and
  * the worker answers with one StoreResult per command, in the same order. One
  * message per batch (rather than per command) is what makes the thread hop
  * affordable under load: see the README's design section.
  */
+import type { ProductCommand } from './products/product-protocol.js';
+import type { ProdukteCommand } from './produkte/produkte-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 1;
+export const STORE_PROTOCOL_VERSION = 2;
 
-/** A product's replaceable fields, already validated by the front. */
-export interface ProductFields {
-  readonly name: string;
-  readonly description: string;
-  readonly price: number;
-}
-
-/** A /produkte item's fields, already validated by the front. */
-export interface ProduktFields {
-  readonly name: string;
-  readonly price: number;
-}
-
-export type StoreCommand =
-  | { readonly kind: 'product.list' }
-  | { readonly kind: 'product.get'; readonly id: number }
-  | { readonly kind: 'product.exists'; readonly id: number }
-  | { readonly kind: 'product.create'; readonly fields: ProductFields }
-  | { readonly kind: 'product.replace'; readonly id: number; readonly fields: ProductFields }
-  | { readonly kind: 'product.delete'; readonly id: number }
-  | { readonly kind: 'produkt.list' }
-  | { readonly kind: 'produkt.get'; readonly id: number }
-  | { readonly kind: 'produkt.create'; readonly fields: ProduktFields }
-  | { readonly kind: 'produkt.delete'; readonly id: number };
+/** Every command the store runs: one union member per domain. */
+export type StoreCommand = ProductCommand | ProdukteCommand;
 
 export type StoreCommandKind = StoreCommand['kind'];
 
@@ -46,8 +27,8 @@ export interface StoreBatch {
 
 /**
  * A response body as the client will receive it, `{"data": ...}` envelope
- * included, so the front writes it without parsing or re-serialising. The
- * product list comes as parts to write one after the other, each on a
+ * included, so the front writes it without parsing or re-serialising. A long
+ * list comes as parts to write one after the other, each on a
  * SharedArrayBuffer: posting them shares the memory instead of copying it.
  */
 export type StoreBody = string | readonly Uint8Array[];
@@ -55,9 +36,26 @@ export type StoreBody = string | readonly Uint8Array[];
 export type StoreResult =
   /** The command succeeded and has a body to send. */
   | { readonly kind: 'ok'; readonly body: StoreBody }
-  /** The command succeeded and has nothing to send (delete, exists). */
-  | { readonly kind: 'done' }
-  /** No item has the command's id. */
-  | { readonly kind: 'not-found' }
+  /** The command succeeded and has nothing to send (a delete; a probe that found its item). */
+  | { readonly kind: 'empty' }
+  /**
+   * The command was refused; nothing changed. `code` names an entry of the
+   * front's error tables (each domain's protocol lists the codes its
+   * commands answer); `message`, when present, replaces the table's wording.
+   */
+  | { readonly kind: 'refused'; readonly code: string; readonly message?: string }
   /** The command threw inside the worker; the store is unchanged by it. */
   | { readonly kind: 'failed'; readonly reason: string };
+
+/** What the front hands the worker at start-up (piscina's workerData). */
+export interface StoreWorkerData {
+  /** New product ids are the highest ever assigned plus one, not the count plus one. */
+  readonly strict: boolean;
+}
+
+export function readStoreWorkerData(data: unknown): StoreWorkerData {
+  if (typeof data !== 'object' || data === null || typeof (data as { strict?: unknown }).strict !== 'boolean') {
+    throw new Error('the store worker needs workerData { strict: boolean }');
+  }
+  return data as StoreWorkerData;
+}

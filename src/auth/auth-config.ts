@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { ConfigError } from '../config/config-error.js';
+import type { AuthSettings } from '../config/load-config.js';
+import { ApiKeyRing, parseApiKeys } from './api-keys.js';
+import { parseAuthUsers, AuthUsers } from './auth-users.js';
+import { parseProtect, type ProtectionRule } from './protection-rules.js';
+
+/** The protection settings, checked together because they depend on each other. */
+export interface AuthConfig {
+  readonly users: AuthUsers;
+  readonly apiKeys: ApiKeyRing;
+  /** HS256 secret for /login tokens. */
+  readonly jwtSecret: string;
+  readonly jwtTtlSeconds: number;
+  readonly rules: readonly ProtectionRule[];
+  /** Failed logins per username and address in 15 minutes before 429; 0 turns throttling off. */
+  readonly loginMaxFailures: number;
+}
+
+// HS256 is only as strong as its key: RFC 7518 asks for at least 256 bits.
+const MIN_SECRET_BYTES = 32;
+
+/**
+ * Throws a ConfigError whose message starts with the setting's name. Messages
+ * never quote a password, key or secret.
+ */
+export function loadAuthConfig(raw: AuthSettings): AuthConfig {
+  const within = <T>(name: string, parse: () => T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      throw new ConfigError(`${name} ${(error as Error).message}`);
+    }
+  };
+  const users = within('AUTH_USERS', () => parseAuthUsers(raw.authUsers));
+  const apiKeys = within('API_KEYS', () => parseApiKeys(raw.apiKeys));
+  const rules = within('PROTECT', () => parseProtect(raw.protect));
+  if (raw.jwtSecret !== undefined && Buffer.byteLength(raw.jwtSecret) < MIN_SECRET_BYTES) {
+    throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes long`);
+  }
+  for (const rule of rules) {
+    const where = `PROTECT rule "${rule.method} ${rule.path}=${rule.scheme}"`;
+    if (rule.scheme === 'basic' && users.size === 0) throw new ConfigError(`${where} needs AUTH_USERS`);
+    if (rule.scheme === 'bearer' && users.size === 0) throw new ConfigError(`${where} needs AUTH_USERS: without users nobody can log in for a token`);
+    if (rule.scheme === 'apikey' && apiKeys.size === 0) throw new ConfigError(`${where} needs API_KEYS`);
+  }
+  return {
+    users,
+    apiKeys,
+    jwtSecret: raw.jwtSecret ?? randomBytes(MIN_SECRET_BYTES).toString('base64url'),
+    jwtTtlSeconds: raw.jwtTtlSeconds,
+    rules,
+    loginMaxFailures: raw.loginMaxFailures,
+  };
+}

@@ -1,0 +1,17 @@
+import type { HttpErrorTable } from '../http/http-errors.js';
+
+const BASIC_CHALLENGE = ['www-authenticate', 'Basic realm="catalogue", charset="UTF-8"'];
+const BEARER_CHALLENGE = ['www-authenticate', 'Bearer realm="catalogue"'];
+
+/** The protection schemes' failures, in plain text as the seed answers them, with their challenges. */
+export const AUTH_ERRORS = {
+  BASIC_REQUIRED: { status: 401, message: 'Authorization header is required', format: 'text', headers: BASIC_CHALLENGE },
+  BASIC_INVALID: { status: 401, message: 'Invalid credentials', format: 'text', headers: BASIC_CHALLENGE },
+  API_KEY_INVALID: { status: 403, message: 'Invalid API key', format: 'text' },
+  TOKEN_REQUIRED: { status: 401, message: 'A bearer token is required', format: 'text', headers: BEARER_CHALLENGE },
+  TOKEN_INVALID: { status: 403, message: 'Invalid or expired token', format: 'text' },
+  LOGIN_INVALID: { status: 401, message: 'Invalid username or password', format: 'text' },
+  LOGIN_THROTTLED: { status: 429, message: 'Too many failed logins; retry later', format: 'text' },
+} as const satisfies HttpErrorTable;
+
+export type AuthErrorCode = keyof typeof AUTH_ERRORS;

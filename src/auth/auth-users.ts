@@ -1,0 +1,46 @@
+import { parseStoredPassword, verifyPassword, type StoredPassword } from './passwords.js';
+
+/** AUTH_USERS, parsed: the accounts that may log in (Basic and /login) and their passwords. */
+export class AuthUsers {
+  readonly #users: ReadonlyMap<string, StoredPassword>;
+  /** Checked for unknown users so a miss costs as much time as a wrong password. */
+  readonly #decoy: StoredPassword;
+
+  constructor(users: ReadonlyMap<string, StoredPassword>) {
+    this.#users = users;
+    this.#decoy = users.values().next().value ?? parseStoredPassword('');
+  }
+
+  get size(): number {
+    return this.#users.size;
+  }
+
+  async verify(username: string, password: string): Promise<boolean> {
+    const stored = this.#users.get(username);
+    const matches = await verifyPassword(stored ?? this.#decoy, password);
+    return stored !== undefined && matches;
+  }
+}
+
+/**
+ * Parses `alice:secret,bob:scrypt.14.8.5...`. A name is everything before the first
+ * ':' of an entry, the password everything after it. Throws a message that
+ * names the entry by user, never by password.
+ */
+export function parseAuthUsers(text: string): AuthUsers {
+  const users = new Map<string, StoredPassword>();
+  for (const [index, entry] of text.split(',').entries()) {
+    if (entry.trim() === '') continue;
+    const colon = entry.indexOf(':');
+    const username = colon === -1 ? '' : entry.slice(0, colon).trim();
+    const password = colon === -1 ? '' : entry.slice(colon + 1);
+    if (username === '' || password === '') throw new Error(`entry ${index + 1} must be user:password`);
+    if (users.has(username)) throw new Error(`names the user "${username}" twice`);
+    try {
+      users.set(username, parseStoredPassword(password));
+    } catch (error) {
+      throw new Error(`password of "${username}" ${(error as Error).message}`);
+    }
+  }
+  return new AuthUsers(users);
+}

@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { LOG_LEVELS, type LogLevel } from '../log/logger.js';
+import { ConfigError } from './config-error.js';
+import type { SettingLookup, SettingName } from './settings.js';
+
+/**
+ * Reading the settings into a ServiceConfig. Everything is checked here,
+ * once, and a bad value stops start-up with a ConfigError that names the
+ * setting. Nothing on the request path re-checks a setting.
+ */
+export interface TlsFiles {
+  readonly cert: Buffer;
+  readonly key: Buffer;
+}
+
+export interface ServiceConfig {
+  readonly port: number;
+  readonly host: string;
+  /** '' or a prefix such as '/api', without a trailing slash. */
+  readonly basePath: string;
+  readonly bodyLimit: number;
+  readonly strict: boolean;
+  readonly logLevel: LogLevel;
+  /** Present when the service speaks HTTPS only. */
+  readonly tls: TlsFiles | undefined;
+  /** How many commands may wait for the store before requests get 503. */
+  readonly storeQueueLimit: number;
+  /** Protection settings, read here; src/auth/ checks them together and builds its parts from them. */
+  readonly auth: AuthSettings;
+}
+
+export interface AuthSettings {
+  readonly authUsers: string;
+  readonly apiKeys: string;
+  /** Undefined: a random secret per start. */
+  readonly jwtSecret: string | undefined;
+  readonly jwtTtlSeconds: number;
+  readonly protect: string;
+  /** Failed logins per username and address in 15 minutes before 429; 0 turns throttling off. */
+  readonly loginMaxFailures: number;
+}
+
+function integerSetting(name: SettingName, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^[0-9]+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  if (!(value >= min && value <= max)) throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  return value;
+}
+
+function booleanSetting(name: SettingName, raw: string | undefined): boolean {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (['1', 'true', 'on', 'yes'].includes(value)) return true;
+  if (['', '0', 'false', 'off', 'no'].includes(value)) return false;
+  throw new ConfigError(`${name} must be 1 (on) or 0 (off) (got "${raw}")`);
+}
+
+function hostSetting(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return '127.0.0.1';
+  if (!/^[A-Za-z0-9.:%-]+$/.test(raw)) throw new ConfigError(`HOST must be an IP address or a host name (got "${raw}")`);
+  return raw;
+}
+
+function basePathSetting(raw: string | undefined): string {
+  if (raw === undefined || raw === '' || raw === '/') return '';
+  if (!/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(raw)) {
+    throw new ConfigError(`BASE_PATH must be a path prefix such as /api: a slash, then letters, digits, '.', '_', '~' or '-' (got "${raw}")`);
+  }
+  return raw.endsWith('/') ? raw.slice(0, -1) : raw;
+}
+
+function logLevelSetting(raw: string | undefined): LogLevel {
+  if (raw === undefined || raw === '') return 'info';
+  const level = raw.trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`);
+  return level as LogLevel;
+}
+
+function readPem(name: SettingName, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new ConfigError(`${name} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'} ${path}`);
+  }
+}
+
+function tlsSetting(certPath: string | undefined, keyPath: string | undefined): TlsFiles | undefined {
+  const cert = certPath || undefined;
+  const key = keyPath || undefined;
+  if (cert === undefined && key === undefined) return undefined;
+  if (cert === undefined || key === undefined) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
+  return { cert: readPem('TLS_CERT', cert), key: readPem('TLS_KEY', key) };
+}
+
+const ONE_GIB = 1024 ** 3;
+
+export function loadConfig(setting: SettingLookup): ServiceConfig {
+  return {
+    port: integerSetting('PORT', setting('PORT'), 3000, 0, 65535),
+    host: hostSetting(setting('HOST')),
+    basePath: basePathSetting(setting('BASE_PATH')),
+    // Bodies are buffered whole before parsing, so the limit is capped.
+    bodyLimit: integerSetting('BODY_LIMIT', setting('BODY_LIMIT'), 1048576, 1, ONE_GIB),
+    strict: booleanSetting('STRICT', setting('STRICT')),
+    logLevel: logLevelSetting(setting('LOG_LEVEL')),
+    tls: tlsSetting(setting('TLS_CERT'), setting('TLS_KEY')),
+    storeQueueLimit: integerSetting('STORE_QUEUE_LIMIT', setting('STORE_QUEUE_LIMIT'), 10000, 1, 10_000_000),
+    auth: authSettings(setting),
+  };
+}
+
+function authSettings(setting: SettingLookup): AuthSettings {
+  return {
+    authUsers: setting('AUTH_USERS') ?? '',
+    apiKeys: setting('API_KEYS') ?? '',
+    jwtSecret: setting('JWT_SECRET') || undefined,
+    jwtTtlSeconds: integerSetting('JWT_TTL', setting('JWT_TTL'), 3600, 1, 366 * 24 * 3600),
+    protect: setting('PROTECT') ?? '',
+    loginMaxFailures: integerSetting('LOGIN_MAX_FAILURES', setting('LOGIN_MAX_FAILURES'), 10, 0, 1_000_000),
+  };
+}

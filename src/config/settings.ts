@@ -1,0 +1,61 @@
+import { ConfigError } from './config-error.js';
+
+/**
+ * Every setting is an environment variable and a kebab-case flag of the same
+ * name (`PORT` and `--port 8080` or `--port=8080`); a flag beats the variable.
+ * This list is the one source of the names: tests and the benchmark import it
+ * to keep a developer's exported settings out of the services they start.
+ */
+export const SETTING_NAMES = [
+  'PORT',
+  'HOST',
+  'BASE_PATH',
+  'BODY_LIMIT',
+  'STRICT',
+  'LOG_LEVEL',
+  'TLS_CERT',
+  'TLS_KEY',
+  'STORE_QUEUE_LIMIT',
+  'AUTH_USERS',
+  'API_KEYS',
+  'JWT_SECRET',
+  'JWT_TTL',
+  'PROTECT',
+  'LOGIN_MAX_FAILURES',
+] as const;
+export type SettingName = (typeof SETTING_NAMES)[number];
+
+/** Settings that are on or off and may be given as a bare flag (`--strict`). */
+const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT']);
+
+export type SettingLookup = (name: SettingName) => string | undefined;
+
+function flagToSetting(flag: string): SettingName | undefined {
+  const name = flag.replaceAll('-', '_').toUpperCase();
+  return (SETTING_NAMES as readonly string[]).includes(name) ? (name as SettingName) : undefined;
+}
+
+/** Merges command-line flags over environment variables. */
+export function settingLookup(env: NodeJS.ProcessEnv, args: readonly string[]): SettingLookup {
+  const flags = new Map<SettingName, string>();
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    const match = /^--([a-z][a-z-]*)(?:=(.*))?$/s.exec(arg);
+    const name = match?.[1] === undefined ? undefined : flagToSetting(match[1]);
+    if (match === null || name === undefined) throw new ConfigError(`unknown argument "${arg}" (settings are flags such as --port 8080)`);
+    let value = match[2];
+    if (value === undefined) {
+      const next = args[index + 1];
+      if (next !== undefined && !next.startsWith('--')) {
+        value = next;
+        index++;
+      } else if (SWITCHES.has(name)) {
+        value = '1';
+      } else {
+        throw new ConfigError(`--${match[1]} needs a value`);
+      }
+    }
+    flags.set(name, value);
+  }
+  return (name) => flags.get(name) ?? env[name];
+}

@@ -1,0 +1,15 @@
+import { routesOf } from '../auth/identity.js';
+import { jsonReply } from '../http/reply.js';
+
+const HEALTHY = jsonReply(200, JSON.stringify({ status: 'ok' }));
+
+/** GET /health: answered by the front alone and never protected. */
+export const healthRoutes = [
+  routesOf<never>()({
+    method: 'GET',
+    path: '/health',
+    summary: 'Liveness: 200 {"status":"ok"} while the service runs',
+    open: true,
+    action: { handle: () => HEALTHY },
+  }),
+];

@@ -1,0 +1,28 @@
+/**
+ * What a route answers, as a value. Stages and handlers return replies; only
+ * the route runner writes them (response-writer.ts), so every answer passes
+ * one place.
+ */
+
+/** Extra headers as a flat list: name, value, name, value... */
+export type HeaderList = readonly string[];
+
+/** A JSON body as one string, or as parts written one after the other (a long list). */
+export type JsonBody = string | readonly Uint8Array[];
+
+export type Reply =
+  | { readonly kind: 'json'; readonly status: number; readonly body: JsonBody; readonly headers?: HeaderList }
+  | { readonly kind: 'empty'; readonly status: number; readonly headers?: HeaderList }
+  /** An entry of the error tables; `message` replaces the table's wording (a parser or validation message). */
+  | { readonly kind: 'error'; readonly code: string; readonly message?: string; readonly headers?: HeaderList };
+
+export type ErrorReply = Extract<Reply, { kind: 'error' }>;
+
+export const jsonReply = (status: number, body: JsonBody, headers?: HeaderList): Reply =>
+  headers === undefined ? { kind: 'json', status, body } : { kind: 'json', status, body, headers };
+
+export const emptyReply = (status: number, headers?: HeaderList): Reply => (headers === undefined ? { kind: 'empty', status } : { kind: 'empty', status, headers });
+
+export function errorReply(code: string, options: { readonly message?: string; readonly headers?: HeaderList } = {}): ErrorReply {
+  return { kind: 'error', code, ...options };
+}

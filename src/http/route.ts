@@ -1,0 +1,84 @@
+import type { IncomingMessage } from 'node:http';
+import type { ErrorReply, Reply } from './reply.js';
+
+/**
+ * Routes are declared as data: what a route needs (a body, id parameters, a
+ * validator, a probe) and what it does (a store command and the status on
+ * success, or a handler). The route runner runs the stages in the contract's
+ * order for every route alike, so adding a route is declaring it, and the
+ * same declarations can describe the API.
+ *
+ * `Caller` is whoever the protection stage proved the caller to be (the auth
+ * layer's identity); `Command` is what the route sends to the store.
+ */
+
+/** The methods a route can declare; HEAD and OPTIONS are derived from them. */
+export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type Validated<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ErrorReply };
+
+/** What the stages hand to a route's action. */
+export interface RouteInput<Caller, Body, Ids extends string = string> {
+  readonly req: IncomingMessage;
+  /** Path parameters as they came, by name. */
+  readonly params: Readonly<Record<string, string | undefined>>;
+  /** The parameters the route declared as ids, parsed. */
+  readonly ids: Readonly<Record<Ids, number>>;
+  /** The body as the route's validator typed it; undefined for routes without a body. */
+  readonly body: Body;
+  /** Set when the route is protected and the caller proved who they are. */
+  readonly caller: Caller | undefined;
+}
+
+// Method signatures (not function-typed properties) on purpose: routes with
+// different body types share one list typed with `unknown`, which only the
+// parameter bivariance of methods allows. The runner only ever passes a body
+// that the route's own validator produced.
+export interface BodySpec<Body> {
+  validate(value: unknown): Validated<Body>;
+  /**
+   * The contract answers a parse error with the parser's message, which
+   * quotes the text around the error: false where a body holds a secret.
+   */
+  readonly quoteParseError: boolean;
+}
+
+export type RouteAction<Caller, Command, Body, Ids extends string> =
+  /** Sends one store command; the store's answer is the reply, with `status` on success. */
+  | { store(input: RouteInput<Caller, Body, Ids>): Command; readonly status: 200 | 201 | 204 }
+  /** Answers in the front (login, health) or runs more than one command. */
+  | { handle(input: RouteInput<Caller, Body, Ids>): Reply | Promise<Reply> };
+
+export interface RouteDefinition<Caller, Command, Body = undefined, Ids extends string = never> {
+  readonly method: RouteMethod;
+  /** The route as the contract writes it, before BASE_PATH: `/products/:id`. */
+  readonly path: string;
+  /** One line saying what the route does. */
+  readonly summary: string;
+  /**
+   * Path parameters that must be decimal ids (`007` is 7), each with the
+   * error answered when it is anything else: such an id matches nothing.
+   */
+  readonly ids?: Readonly<Record<Ids, string>>;
+  /** Read a JSON body (415, 413, parse error) and judge it. */
+  readonly body?: BodySpec<Body>;
+  /**
+   * Run when the body is invalid: a command whose refusal (the path's
+   * resource does not exist) is answered instead of the 400, because the
+   * contract puts 404 before 400.
+   */
+  probe?(input: RouteInput<Caller, undefined, Ids>): Command;
+  readonly action: RouteAction<Caller, Command, Body, Ids>;
+}
+
+/** The protection stage's verdict: who the caller is, or the answer that refuses them. */
+export type GuardOutcome<Caller> = { readonly caller: Caller } | ErrorReply;
+
+/** Checks a request's credentials before its body is read. */
+export type Guard<Caller> = (req: IncomingMessage) => GuardOutcome<Caller> | Promise<GuardOutcome<Caller>>;
+
+/** A route ready to run: its declaration and, when it is protected, its guard. */
+export interface ResolvedRoute<Caller, Command> {
+  readonly definition: RouteDefinition<Caller, Command, unknown, string>;
+  readonly guard: Guard<Caller> | undefined;
+}

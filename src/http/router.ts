@@ -1,0 +1,61 @@
+import type { RequestListener } from 'node:http';
+import { METHODS } from 'node:http';
+import FindMyWay from 'find-my-way';
+import { emptyReply, errorReply } from './reply.js';
+import type { ReplyWriter } from './response-writer.js';
+import type { ResolvedRoute } from './route.js';
+import type { RouteRunner } from './route-runner.js';
+import type { TransportErrorCode } from './http-errors.js';
+
+/** Everything the router knows about one path, built once at start-up. */
+interface PathEntry<Caller, Command> {
+  /** Routes by request method, HEAD included wherever GET is. */
+  readonly routes: ReadonlyMap<string, ResolvedRoute<Caller, Command>>;
+  /** The Allow header's value for 405 and OPTIONS answers. */
+  readonly allow: string;
+}
+
+const noop = (): void => {};
+const ROUTE_NOT_FOUND = errorReply('ROUTE_NOT_FOUND' satisfies TransportErrorCode);
+
+export interface RouterParts<Caller, Command> {
+  readonly routes: readonly ResolvedRoute<Caller, Command>[];
+  readonly basePath: string;
+  readonly run: RouteRunner<Caller, Command>;
+  readonly write: ReplyWriter;
+}
+
+/**
+ * Builds the request listener: path, then method, then the route runner. Each
+ * path is registered for every method with one entry, so a single lookup
+ * tells an unknown path (404) from a known path with another method (405).
+ */
+export function createRouter<Caller, Command>({ routes, basePath, run, write }: RouterParts<Caller, Command>): RequestListener {
+  // Trailing slashes are served, not redirected; find() ignores query strings.
+  const router = FindMyWay({ ignoreTrailingSlash: true });
+  const byPath = new Map<string, Map<string, ResolvedRoute<Caller, Command>>>();
+  for (const route of routes) {
+    const { path, method } = route.definition;
+    const methods = byPath.get(path) ?? new Map<string, ResolvedRoute<Caller, Command>>();
+    if (methods.has(method)) throw new Error(`${method} ${path} is declared twice`);
+    methods.set(method, route);
+    byPath.set(path, methods);
+  }
+  for (const [path, methods] of byPath) {
+    const get = methods.get('GET');
+    if (get !== undefined) methods.set('HEAD', get);
+    const entry: PathEntry<Caller, Command> = { routes: methods, allow: [...methods.keys(), 'OPTIONS'].join(', ') };
+    router.on(METHODS as FindMyWay.HTTPMethod[], basePath + path, noop, entry);
+  }
+
+  return (req, res) => {
+    const match = router.find(req.method as FindMyWay.HTTPMethod, req.url ?? '/');
+    if (match === null) return write(res, ROUTE_NOT_FOUND);
+    const entry = match.store as PathEntry<Caller, Command>;
+    const route = entry.routes.get(req.method as string);
+    if (route !== undefined) return run(route, req, res, match.params);
+    const allow = ['allow', entry.allow];
+    if (req.method === 'OPTIONS') return write(res, emptyReply(204, allow));
+    write(res, errorReply('METHOD_NOT_ALLOWED' satisfies TransportErrorCode, { headers: allow }));
+  };
+}

@@ -1,0 +1,48 @@
+import type { ProductCommand } from '../../workers/products/product-protocol.js';
+import { routesOf } from '../auth/identity.js';
+import { validateProductFields } from './product-input.js';
+
+const route = routesOf<ProductCommand>();
+const productBody = { validate: validateProductFields, quoteParseError: true } as const;
+const productId = { id: 'PRODUCT_NOT_FOUND' } as const;
+
+/** /products: the seed's collection, quirks included (see the README). */
+export const productRoutes = [
+  route({
+    method: 'GET',
+    path: '/products',
+    summary: 'List every product in collection order',
+    action: { store: () => ({ kind: 'product.list' }), status: 200 },
+  }),
+  route({
+    method: 'POST',
+    path: '/products',
+    summary: 'Create a product; its id is the count of products plus one (strict mode: highest ever plus one)',
+    body: productBody,
+    action: { store: ({ body }) => ({ kind: 'product.create', fields: body }), status: 201 },
+  }),
+  route({
+    method: 'GET',
+    path: '/products/:id',
+    summary: 'Read the first product with this id',
+    ids: productId,
+    action: { store: ({ ids }) => ({ kind: 'product.get', id: ids.id }), status: 200 },
+  }),
+  route({
+    method: 'PUT',
+    path: '/products/:id',
+    summary: 'Replace name, description and price; the id and place stay',
+    body: productBody,
+    ids: productId,
+    // An unknown id is 404 even when the body is invalid.
+    probe: ({ ids }) => ({ kind: 'product.probe', id: ids.id }),
+    action: { store: ({ ids, body }) => ({ kind: 'product.replace', id: ids.id, fields: body }), status: 200 },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/products/:id',
+    summary: 'Delete the first product with this id',
+    ids: productId,
+    action: { store: ({ ids }) => ({ kind: 'product.delete', id: ids.id }), status: 204 },
+  }),
+];

@@ -1,0 +1,55 @@
+import type { Server } from 'node:http';
+import type { ServiceConfig } from './config/load-config.js';
+import type { Logger } from './log/logger.js';
+import { BatchingStoreClient } from './store/store-client.js';
+import { startStoreWorker } from './store/start-store-worker.js';
+import { createApp } from './app.js';
+import { closeGracefully, createServer, listen } from './http/server.js';
+
+export interface ServiceHandle {
+  /** Where the API answers, BASE_PATH included: `http://127.0.0.1:3000/api`. */
+  readonly url: string;
+  readonly server: Server;
+  /** Stops accepting, answers what is in flight, then stops the store worker. */
+  stop(): Promise<void>;
+}
+
+export interface ServiceStartOptions {
+  /** Called if the store worker dies while the service runs: its data is gone. */
+  readonly onStoreLost: () => void;
+  /** The built store worker; tests running the front from source point it at dist/. */
+  readonly workerFile?: URL;
+}
+
+/**
+ * The whole service in one process: the store worker, the front and the
+ * server. main.ts adds the process around it (signals, exit codes); the
+ * in-process tests use it as it is. Throws ConfigError for a bad setting.
+ */
+export async function startService(config: ServiceConfig, log: Logger, options: ServiceStartOptions): Promise<ServiceHandle> {
+  const pool = await startStoreWorker({ strict: config.strict }, options.workerFile);
+  let stopping = false;
+  pool.on('error', (error: Error) => log.error('store worker error', { error: error.message }));
+  pool.on('workerDestroy', () => {
+    if (!stopping) options.onStoreLost();
+  });
+  const store = new BatchingStoreClient(pool, config.storeQueueLimit);
+  try {
+    const server = createServer(config, createApp({ config, store, log }));
+    const url = await listen(server, config);
+    return {
+      url,
+      server,
+      async stop() {
+        stopping = true;
+        await closeGracefully(server);
+        await store.whenIdle();
+        await pool.destroy();
+      },
+    };
+  } catch (error) {
+    stopping = true;
+    await pool.destroy();
+    throw error;
+  }
+}

@@ -1,0 +1,99 @@
+import type { Piscina } from 'piscina';
+import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreResult } from '../../workers/store-protocol.js';
+
+/** What the front gets back for a command: the worker's result, or `busy` when the queue was full. */
+export type StoreReply = StoreResult | { readonly kind: 'busy' };
+
+export interface StoreClient {
+  send(command: StoreCommand): Promise<StoreReply>;
+}
+
+const BUSY: StoreReply = { kind: 'busy' };
+
+/** The part of the piscina pool the client uses. */
+export type StoreRunner = Pick<Piscina<StoreBatch, StoreResult[]>, 'run'>;
+
+interface Waiting {
+  readonly command: StoreCommand;
+  readonly resolve: (reply: StoreReply) => void;
+}
+
+/**
+ * Sends commands to the store worker, gathered into batches. A piscina task
+ * costs tens of microseconds of thread hand-off, far more than any command,
+ * so the client keeps one batch in flight and collects the commands that
+ * arrive meanwhile (or within the current event-loop turn) into the next.
+ * Under load a batch carries many commands for the price of one hop; alone, a
+ * command waits for no one.
+ *
+ * At most `queueLimit` commands wait; beyond that a command is refused with
+ * `busy` before anything is sent, so a refused request changes nothing.
+ */
+export class BatchingStoreClient implements StoreClient {
+  readonly #pool: StoreRunner;
+  readonly #queueLimit: number;
+  #waiting: Waiting[] = [];
+  #inFlight = false;
+  #flushScheduled = false;
+  #onIdle: (() => void)[] = [];
+
+  constructor(pool: StoreRunner, queueLimit: number) {
+    this.#pool = pool;
+    this.#queueLimit = queueLimit;
+  }
+
+  send(command: StoreCommand): Promise<StoreReply> {
+    if (this.#waiting.length >= this.#queueLimit) return Promise.resolve(BUSY);
+    return new Promise((resolve) => {
+      this.#waiting.push({ command, resolve });
+      if (!this.#inFlight && !this.#flushScheduled) {
+        this.#flushScheduled = true;
+        // setImmediate runs after the poll phase, so every request parsed in
+        // this turn of the event loop joins the same batch.
+        setImmediate(this.#flush);
+      }
+    });
+  }
+
+  /**
+   * Resolves once no command waits or travels. A clean stop waits for this
+   * before closing the worker: a handler whose client has gone may still be
+   * waiting for its answer.
+   */
+  whenIdle(): Promise<void> {
+    if (!this.#inFlight && this.#waiting.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#onIdle.push(resolve));
+  }
+
+  readonly #flush = (): void => {
+    this.#flushScheduled = false;
+    if (this.#inFlight) return;
+    if (this.#waiting.length === 0) {
+      for (const resolve of this.#onIdle.splice(0)) resolve();
+      return;
+    }
+    const batch = this.#waiting;
+    this.#waiting = [];
+    this.#inFlight = true;
+    this.#pool.run({ protocol: STORE_PROTOCOL_VERSION, commands: batch.map((waiting) => waiting.command) }).then(
+      (results) => {
+        for (let index = 0; index < batch.length; index++) {
+          (batch[index] as Waiting).resolve(results[index] ?? { kind: 'failed', reason: 'store answered too few results' });
+        }
+        this.#afterBatch();
+      },
+      (error: unknown) => {
+        const failed: StoreReply = { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
+        for (const waiting of batch) waiting.resolve(failed);
+        this.#afterBatch();
+      },
+    );
+  };
+
+  #afterBatch(): void {
+    this.#inFlight = false;
+    // The commands that queued while the batch was away have waited a whole
+    // hop already: send them at once.
+    this.#flush();
+  }
+}

@@ -1,0 +1,24 @@
+import type { Logger } from '../log/logger.js';
+import { emptyReply, errorReply, jsonReply, type Reply } from '../http/reply.js';
+import type { TransportErrorCode } from '../http/http-errors.js';
+import type { StoreReply } from './store-client.js';
+
+const STORE_BUSY = errorReply('STORE_BUSY' satisfies TransportErrorCode);
+const INTERNAL = errorReply('INTERNAL' satisfies TransportErrorCode);
+
+/** The store's answer as HTTP: the one place store results become statuses. */
+export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 204, log: Logger): Reply {
+  switch (reply.kind) {
+    case 'ok':
+      return jsonReply(successStatus, reply.body);
+    case 'empty':
+      return emptyReply(successStatus);
+    case 'refused':
+      return reply.message === undefined ? errorReply(reply.code) : errorReply(reply.code, { message: reply.message });
+    case 'busy':
+      return STORE_BUSY;
+    case 'failed':
+      log.error('store command failed', { reason: reply.reason });
+      return INTERNAL;
+  }
+}

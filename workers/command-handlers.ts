@@ -1,0 +1,17 @@
+import type { StoreBody, StoreResult } from './store-protocol.js';
+
+/** A domain's handlers: one per command kind, each given its own command type. */
+export type CommandHandlers<Command extends { readonly kind: string }> = {
+  readonly [Kind in Command['kind']]: (command: Extract<Command, { readonly kind: Kind }>) => StoreResult;
+};
+
+export const EMPTY: StoreResult = { kind: 'empty' };
+
+export function ok(body: StoreBody): StoreResult {
+  return { kind: 'ok', body };
+}
+
+/** A refusal whose code is one of the domain's declared store errors. */
+export function refused<Code extends string>(code: Code, message?: string): StoreResult {
+  return message === undefined ? { kind: 'refused', code } : { kind: 'refused', code, message };
+}

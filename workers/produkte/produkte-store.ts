@@ -1,0 +1,45 @@
+import type { ProdukteItemFields } from './produkte-protocol.js';
+
+function produkteItemJson(id: number, fields: ProdukteItemFields): string {
+  return JSON.stringify({ id, name: fields.name, price: fields.price });
+}
+
+/**
+ * The minimal /produkte collection. Its ids are unique (the highest id in the
+ * collection plus one), so a Map keyed by id is both the index and, by its
+ * insertion order, the collection order.
+ */
+export class ProdukteStore {
+  readonly #byId = new Map<number, string>();
+  #highestId = 0;
+
+  constructor(seed: readonly ProdukteItemFields[] = []) {
+    for (const fields of seed) this.create(fields);
+  }
+
+  listJson(): string {
+    return `[${[...this.#byId.values()].join(',')}]`;
+  }
+
+  get(id: number): string | undefined {
+    return this.#byId.get(id);
+  }
+
+  create(fields: ProdukteItemFields): number {
+    const id = this.#highestId + 1;
+    this.#byId.set(id, produkteItemJson(id, fields));
+    this.#highestId = id;
+    return id;
+  }
+
+  delete(id: number): boolean {
+    if (!this.#byId.delete(id)) return false;
+    // Ids only ever grow along the Map's insertion order, so only deleting the
+    // highest id moves the highest; a walk is fine for this small collection.
+    if (id === this.#highestId) {
+      this.#highestId = 0;
+      for (const remaining of this.#byId.keys()) this.#highestId = remaining;
+    }
+    return true;
+  }
+}

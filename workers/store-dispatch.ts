@@ -1,0 +1,41 @@
+import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreResult, type StoreWorkerData } from './store-protocol.js';
+import type { CommandHandlers } from './command-handlers.js';
+import { ProductStore } from './products/product-store.js';
+import { SEED_PRODUCTS } from './products/seed-products.js';
+import { productCommands } from './products/product-commands.js';
+import { ProdukteStore } from './produkte/produkte-store.js';
+import { produkteCommands } from './produkte/produkte-commands.js';
+
+/**
+ * The store's state, one part per domain, and the one table that sends each
+ * command to its domain's handler. Each command is isolated: one that throws
+ * answers `failed` and leaves the data as it was, and the next command runs
+ * as usual.
+ */
+export class StoreDispatch {
+  readonly #handlers: CommandHandlers<StoreCommand>;
+
+  constructor(options: StoreWorkerData) {
+    const products = new ProductStore(options.strict ? 'highest-plus-one' : 'count-plus-one', SEED_PRODUCTS);
+    const produkte = new ProdukteStore(SEED_PRODUCTS.map(({ name, price }) => ({ name, price })));
+    this.#handlers = { ...productCommands(products), ...produkteCommands(produkte) };
+  }
+
+  runBatch(batch: StoreBatch): StoreResult[] {
+    if (batch?.protocol !== STORE_PROTOCOL_VERSION || !Array.isArray(batch.commands)) {
+      throw new Error(`store worker speaks protocol ${STORE_PROTOCOL_VERSION}, got a batch it cannot read`);
+    }
+    return batch.commands.map((command) => this.executeSafely(command));
+  }
+
+  executeSafely(command: StoreCommand): StoreResult {
+    try {
+      // Object.hasOwn: a kind such as `__proto__` or `toString` is no command.
+      const handler = Object.hasOwn(this.#handlers, command.kind) ? (this.#handlers[command.kind] as (command: StoreCommand) => StoreResult) : undefined;
+      if (handler === undefined) throw new Error(`unknown store command ${JSON.stringify((command as { kind?: unknown }).kind)}`);
+      return handler(command);
+    } catch (error) {
+      return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}
