@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { ServiceConfig } from './config/load-config.js';
 import type { Logger } from './log/logger.js';
 import { BatchingStoreClient } from './store/store-client.js';
-import { startStoreWorker } from './store/start-store-worker.js';
+import { startStoreWorker, type StoreWorkerLocation } from './store/start-store-worker.js';
 import { createApp } from './app.js';
 import { closeGracefully, createServer, listen } from './http/server.js';
 
@@ -18,7 +18,7 @@ export interface ServiceStartOptions {
   /** Called if the store worker dies while the service runs: its data is gone. */
   readonly onStoreLost: () => void;
   /** The built store worker; tests running the front from source point it at dist/. */
-  readonly workerFile?: URL;
+  readonly worker?: StoreWorkerLocation;
 }
 
 /**
@@ -27,7 +27,7 @@ export interface ServiceStartOptions {
  * in-process tests use it as it is. Throws ConfigError for a bad setting.
  */
 export async function startService(config: ServiceConfig, log: Logger, options: ServiceStartOptions): Promise<ServiceHandle> {
-  const pool = await startStoreWorker({ strict: config.strict }, options.workerFile);
+  const pool = await startStoreWorker({ strict: config.strict }, options.worker);
   let stopping = false;
   pool.on('error', (error: Error) => log.error('store worker error', { error: error.message }));
   pool.on('workerDestroy', () => {

@@ -4,7 +4,7 @@
  * every guarded route, and GET /me names the key by its label.
  */
 import test from 'ava';
-import { startService, type RunningService } from './helpers/service.js';
+import { startInProcess, type ServiceUnderTest } from './helpers/service.js';
 import { call, dataOf, listProdukte, ownService, type Product, type RequestBody } from './helpers/product-api.js';
 import { SAYS, apiKeyAuth, assertTextFailure, bearerAuth, type CredentialHeaders } from './helpers/auth-api.js';
 
@@ -29,13 +29,13 @@ const TARGETS: readonly Target[] = [
   { method: 'GET', path: '/products' },
 ];
 
-const send = (service: RunningService, target: Target, headers: CredentialHeaders) => call(service, target.method, target.path, target.body, headers);
+const send = (service: ServiceUnderTest, target: Target, headers: CredentialHeaders) => call(service, target.method, target.path, target.body, headers);
 
 // Refused requests never change the store, so one service of each kind serves every refusal test.
-let unlabelled: RunningService;
-let labelled: RunningService;
+let unlabelled: ServiceUnderTest;
+let labelled: ServiceUnderTest;
 test.before(async () => {
-  [unlabelled, labelled] = await Promise.all([startService(UNLABELLED), startService(LABELLED)]);
+  [unlabelled, labelled] = await Promise.all([startInProcess(UNLABELLED), startInProcess(LABELLED)]);
 });
 test.after.always(async () => {
   await Promise.all([unlabelled?.stop(), labelled?.stop()]);
@@ -98,7 +98,7 @@ test('apikey: labelled keys (label=key) get each route its normal answer', async
 });
 
 test('apikey: GET /me answers the key’s label: key-1 and key-2 for unlabelled keys, the given label otherwise', async (t) => {
-  const cases: ReadonlyArray<[RunningService, string, string]> = [
+  const cases: ReadonlyArray<[ServiceUnderTest, string, string]> = [
     [unlabelled, KEY_1, 'key-1'],
     [unlabelled, KEY_2, 'key-2'],
     [labelled, CI_KEY, 'ci'],

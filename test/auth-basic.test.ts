@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { Buffer } from 'node:buffer';
-import { startService, type RunningService } from './helpers/service.js';
+import { startInProcess, type ServiceUnderTest } from './helpers/service.js';
 import { call, dataOf, listProducts, listProdukte, ownService, type Product, type Produkt, type RequestBody } from './helpers/product-api.js';
 import {
   BASIC_CHALLENGE,
@@ -38,13 +38,13 @@ const TARGETS: readonly Target[] = [
   { method: 'DELETE', path: '/produkte/1' },
 ];
 
-const send = (service: RunningService, target: Target, headers: CredentialHeaders) => call(service, target.method, target.path, target.body, headers);
+const send = (service: ServiceUnderTest, target: Target, headers: CredentialHeaders) => call(service, target.method, target.path, target.body, headers);
 const base64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
 
 // Refused requests never change the store, so one service serves every refusal test.
-let shared: RunningService;
+let shared: ServiceUnderTest;
 test.before(async () => {
-  shared = await startService(SETTINGS);
+  shared = await startInProcess(SETTINGS);
 });
 test.after.always(async () => {
   await shared?.stop();

@@ -8,7 +8,7 @@
 import test from 'ava';
 import { Buffer } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startService, type RunningService } from './helpers/service.js';
+import { startInProcess, type ServiceUnderTest } from './helpers/service.js';
 import {
   JSON_TYPE,
   assertErrorBody,
@@ -57,7 +57,7 @@ const TARGETS: readonly Target[] = [
   { method: 'GET', path: '/me' },
 ];
 
-const send = (service: RunningService, target: Target, headers: CredentialHeaders) => call(service, target.method, target.path, target.body, headers);
+const send = (service: ServiceUnderTest, target: Target, headers: CredentialHeaders) => call(service, target.method, target.path, target.body, headers);
 
 const claimsFor = (username: string, ttl = 3600): Record<string, unknown> => {
   const iat = nowSeconds();
@@ -65,9 +65,9 @@ const claimsFor = (username: string, ttl = 3600): Record<string, unknown> => {
 };
 
 // Refused requests never change the store, so one service serves every refusal test.
-let shared: RunningService;
+let shared: ServiceUnderTest;
 test.before(async () => {
-  shared = await startService(SETTINGS);
+  shared = await startInProcess(SETTINGS);
 });
 test.after.always(async () => {
   await shared?.stop();

@@ -7,7 +7,8 @@
  */
 import test from 'ava';
 import { Buffer } from 'node:buffer';
-import { call, ownService, postJson, type ApiResponse } from './helpers/product-api.js';
+import { call, postJson, type ApiResponse } from './helpers/product-api.js';
+import { startService } from './helpers/service.js';
 import { apiKeyAuth, basicAuth, bearerAuth, craftToken, decodeToken, hashPasswordWithService, login, nowSeconds } from './helpers/auth-api.js';
 
 const ALICE_PASSWORD = 'Alice-Log-Pass-1a2b';
@@ -20,7 +21,8 @@ const WRONG_KEY = 'Ci-Log-Key-5e6f7a8c';
 
 test('at LOG_LEVEL=debug, no password, hash, API key, JWT secret or token reaches stdout or stderr, and no refusal echoes its credential', async (t) => {
   const daveHash = await hashPasswordWithService(DAVE_PASSWORD);
-  const service = await ownService(t, {
+  // A real process: what it prints on stdout and stderr is the subject.
+  const service = await startService({
     env: {
       LOG_LEVEL: 'debug',
       AUTH_USERS: `alice:${ALICE_PASSWORD},dave:${daveHash}`,
@@ -30,6 +32,7 @@ test('at LOG_LEVEL=debug, no password, hash, API key, JWT secret or token reache
       PROTECT: 'POST /products=basic,GET /produkte/:id=apikey,DELETE /products/:id=bearer',
     },
   });
+  t.teardown(() => service.stop());
   const refusals: ApiResponse[] = [];
   const refused = async (pending: Promise<ApiResponse>, status: number, label: string): Promise<void> => {
     const response = await pending;

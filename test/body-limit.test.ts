@@ -9,7 +9,7 @@
  */
 import { Buffer } from 'node:buffer';
 import test, { type ExecutionContext } from 'ava';
-import { rawRequest, startService, type RawResponse, type RunningService } from './helpers/service.js';
+import { rawRequest, startService, type RawResponse, type ServiceUnderTest } from './helpers/service.js';
 import { basePathOf, requestBytes } from './helpers/request-builders.js';
 import { listProducts, type Product } from './helpers/product-api.js';
 
@@ -27,7 +27,7 @@ function productBodyOfSize(bytes: number, filler = 'x'): string {
   return text;
 }
 
-function post(service: RunningService, path: string, body: string): Promise<Response> {
+function post(service: ServiceUnderTest, path: string, body: string): Promise<Response> {
   return fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 }
 
@@ -61,8 +61,8 @@ function pieces(text: string, size: number): string[] {
   return result;
 }
 
-const services: Record<'variable' | 'flag', RunningService | undefined> = { variable: undefined, flag: undefined };
-let defaultService: RunningService | undefined;
+const services: Record<'variable' | 'flag', ServiceUnderTest | undefined> = { variable: undefined, flag: undefined };
+let defaultService: ServiceUnderTest | undefined;
 
 test.before(async () => {
   [services.variable, services.flag, defaultService] = await Promise.all([
@@ -82,7 +82,7 @@ const SETTINGS = [
 ] as const;
 
 for (const [which, setting] of SETTINGS) {
-  const service = (): RunningService => services[which] as RunningService;
+  const service = (): ServiceUnderTest => services[which] as ServiceUnderTest;
 
   test.serial(`${setting}: a body of exactly ${LIMIT} bytes is accepted (201)`, async (t) => {
     const before = await listProducts(service());
@@ -185,7 +185,7 @@ for (const [which, setting] of SETTINGS) {
 }
 
 test.serial(`default limit: a body of exactly ${DEFAULT_LIMIT} bytes (1 MiB) is accepted (201)`, async (t) => {
-  const service = defaultService as RunningService;
+  const service = defaultService as ServiceUnderTest;
   const text = productBodyOfSize(DEFAULT_LIMIT);
   const response = await post(service, '/products', text);
   t.is(response.status, 201);
@@ -193,7 +193,7 @@ test.serial(`default limit: a body of exactly ${DEFAULT_LIMIT} bytes (1 MiB) is 
 });
 
 test.serial(`default limit: a body of ${DEFAULT_LIMIT + 1} bytes is 413 and nothing is created`, async (t) => {
-  const service = defaultService as RunningService;
+  const service = defaultService as ServiceUnderTest;
   const before = await listProducts(service);
   await assertTooLarge(t, await post(service, '/products', productBodyOfSize(DEFAULT_LIMIT + 1)));
   t.deepEqual(await listProducts(service), before);

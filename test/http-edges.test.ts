@@ -8,7 +8,7 @@
  */
 import { Buffer } from 'node:buffer';
 import test from 'ava';
-import { rawRequest, startService, type RunningService } from './helpers/service.js';
+import { rawRequest, startInProcess, type ServiceUnderTest } from './helpers/service.js';
 import { basePathOf, jsonParseMessage, requestBytes } from './helpers/request-builders.js';
 import { assertErrorResponse, JSON_TYPE, listProducts, ownService, type Product } from './helpers/product-api.js';
 
@@ -22,9 +22,9 @@ const ALLOW = {
 } as const;
 type Route = keyof typeof ALLOW;
 
-let service: RunningService;
+let service: ServiceUnderTest;
 test.before(async () => {
-  service = await startService();
+  service = await startInProcess();
 });
 test.after.always(async () => {
   await service?.stop();

@@ -6,21 +6,21 @@
 import test, { type ExecutionContext } from 'ava';
 import { Buffer } from 'node:buffer';
 import http from 'node:http';
-import type { RunningService } from './helpers/service.js';
+import type { ServiceUnderTest } from './helpers/service.js';
 import { JSON_TYPE, ownService, postJson, type ApiResponse } from './helpers/product-api.js';
 import { assertTextFailure } from './helpers/auth-api.js';
 
 const USERS = 'alice:secret,bob:pw';
 const THROTTLED = /too many|retry|later/i;
 
-const attempt = (service: RunningService, username: string, password: string): Promise<ApiResponse> => postJson(service, '/login', { username, password });
+const attempt = (service: ServiceUnderTest, username: string, password: string): Promise<ApiResponse> => postJson(service, '/login', { username, password });
 
 /**
  * POST /login sent from another loopback address: the service binds
  * 127.0.0.1, and on Linux any 127.x address may be the source of a
  * connection to it, so the service sees a second client.
  */
-function attemptFrom(localAddress: string, service: RunningService, username: string, password: string): Promise<{ status: number; text: string }> {
+function attemptFrom(localAddress: string, service: ServiceUnderTest, username: string, password: string): Promise<{ status: number; text: string }> {
   const body = JSON.stringify({ username, password });
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -37,7 +37,7 @@ function attemptFrom(localAddress: string, service: RunningService, username: st
   });
 }
 
-async function fail(t: ExecutionContext, service: RunningService, username: string, times: number): Promise<void> {
+async function fail(t: ExecutionContext, service: ServiceUnderTest, username: string, times: number): Promise<void> {
   for (let index = 1; index <= times; index++) {
     const response = await attempt(service, username, `wrong-${index}`);
     t.is(response.status, 401, `failure ${index} for ${username}: ${response.status} ${response.text}`);

@@ -5,7 +5,7 @@
  * `:id` that is not decimal digits simply matches nothing.
  */
 import test from 'ava';
-import type { RunningService } from './helpers/service.js';
+import type { ServiceUnderTest } from './helpers/service.js';
 import {
   assertNotFound,
   dataOf,
@@ -28,7 +28,7 @@ interface Collision {
 }
 
 /** Deletes product 3, so nine remain, then creates one: it gets id 9 + 1 = 10. */
-async function collideOnTen(service: RunningService): Promise<Collision> {
+async function collideOnTen(service: ServiceUnderTest): Promise<Collision> {
   const original = dataOf<Product>(await getJson(service, '/products/10'));
   const deleted = await deletePath(service, '/products/3');
   if (deleted.status !== 204) throw new Error(`DELETE /products/3 answered ${deleted.status}`);

@@ -5,7 +5,7 @@
  * service of its own so a wrongly accepted body cannot leak into another test.
  */
 import test, { type ExecutionContext } from 'ava';
-import type { RunningService } from './helpers/service.js';
+import type { ServiceUnderTest } from './helpers/service.js';
 import {
   assertErrorBody,
   assertFieldsRequired,
@@ -62,7 +62,7 @@ const NON_OBJECTS: ReadonlyArray<[string, string]> = [
 const NON_FINITE_PRICES = ['1e999', '-1e999'];
 const withRawPrice = (price: string): RequestBody => ({ raw: `{"name":"Tea Infuser","description":"Mesh ball","price":${price}}` });
 
-type Sender = (service: RunningService, body: RequestBody) => Promise<ApiResponse>;
+type Sender = (service: ServiceUnderTest, body: RequestBody) => Promise<ApiResponse>;
 
 /** POST and PUT are judged by the same rules; PUT goes to product 3. */
 const METHODS: ReadonlyArray<[string, Sender]> = [
@@ -71,7 +71,7 @@ const METHODS: ReadonlyArray<[string, Sender]> = [
 ];
 
 /** Nothing was created and nothing changed, whichever method was rejected. */
-async function assertStoreUnchanged(t: ExecutionContext, service: RunningService, before: readonly Product[]): Promise<void> {
+async function assertStoreUnchanged(t: ExecutionContext, service: ServiceUnderTest, before: readonly Product[]): Promise<void> {
   t.deepEqual(await listProducts(service), before, 'the rejected request changed the collection');
   t.deepEqual(dataOf<Product>(await getJson(service, '/products/3')), before[2], 'product 3 changed');
 }

@@ -4,7 +4,7 @@
  * service of their own; read-only tests share one.
  */
 import test from 'ava';
-import { startService, type RunningService } from './helpers/service.js';
+import { startInProcess, type ServiceUnderTest } from './helpers/service.js';
 import {
   JSON_TYPE,
   assertErrorBody,
@@ -24,9 +24,9 @@ import {
 
 const PRODUCT_KEYS = ['id', 'name', 'description', 'price'];
 
-let shared: RunningService;
+let shared: ServiceUnderTest;
 test.before(async () => {
-  shared = await startService();
+  shared = await startInProcess();
 });
 test.after.always(async () => {
   await shared.stop();

@@ -4,7 +4,7 @@
  * (highest id + 1) and no PUT.
  */
 import test from 'ava';
-import { startService, type RunningService } from './helpers/service.js';
+import { startInProcess, type ServiceUnderTest } from './helpers/service.js';
 import {
   JSON_TYPE,
   assertErrorBody,
@@ -23,15 +23,15 @@ import {
 const PRODUKT_KEYS = ['id', 'name', 'price'];
 const teapot = { name: 'Teapot', price: 48 };
 
-let shared: RunningService;
+let shared: ServiceUnderTest;
 test.before(async () => {
-  shared = await startService();
+  shared = await startInProcess();
 });
 test.after.always(async () => {
   await shared.stop();
 });
 
-async function createProdukt(service: RunningService, fields: unknown = teapot): Promise<number> {
+async function createProdukt(service: ServiceUnderTest, fields: unknown = teapot): Promise<number> {
   const created = await postJson(service, '/produkte', fields);
   if (created.status !== 201) throw new Error(`POST /produkte answered ${created.status}: ${created.text}`);
   return dataOf<{ id: number }>(created).id;

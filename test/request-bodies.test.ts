@@ -8,7 +8,7 @@
  */
 import { Buffer } from 'node:buffer';
 import test, { type ExecutionContext } from 'ava';
-import { rawRequest, startService, type RawResponse, type RunningService } from './helpers/service.js';
+import { rawRequest, startInProcess, type RawResponse, type ServiceUnderTest } from './helpers/service.js';
 import { basePathOf, jsonParseMessage, requestBytes } from './helpers/request-builders.js';
 import { assertErrorResponse, JSON_TYPE, listProducts, ownService, type Product } from './helpers/product-api.js';
 
@@ -17,9 +17,9 @@ const PRODUCT_KEYS = ['id', 'name', 'description', 'price'];
 const widget = { name: 'Test Widget', description: 'Made by the request-bodies test', price: 9.99 } as const;
 const WIDGET_JSON = JSON.stringify(widget);
 
-let service: RunningService;
+let service: ServiceUnderTest;
 test.before(async () => {
-  service = await startService();
+  service = await startInProcess();
 });
 test.after.always(async () => {
   await service?.stop();

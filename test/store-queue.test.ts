@@ -1,8 +1,8 @@
 import test from 'ava';
-import { startService } from './helpers/service.js';
+import { startInProcess } from './helpers/service.js';
 
 test('when the store queue is full, requests get 503 with Retry-After and nothing is half-done', async (t) => {
-  const service = await startService({ env: { STORE_QUEUE_LIMIT: '1' } });
+  const service = await startInProcess({ env: { STORE_QUEUE_LIMIT: '1' } });
   t.teardown(() => service.stop());
   const attempts = 200;
   const responses = await Promise.all(

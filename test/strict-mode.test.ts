@@ -4,7 +4,7 @@
  * the default mode where that makes the difference visible.
  */
 import test, { type ExecutionContext } from 'ava';
-import type { RunningService, ServiceOptions } from './helpers/service.js';
+import type { ServiceUnderTest, ServiceOptions } from './helpers/service.js';
 import { rawRequest } from './helpers/service.js';
 import {
   JSON_TYPE,
@@ -29,7 +29,7 @@ const STRICT_WAYS: ReadonlyArray<[string, ServiceOptions]> = [
 
 const product = { name: 'Tea Infuser', description: 'Stainless steel mesh ball on a chain', price: 6.5 };
 
-async function createdId(service: RunningService): Promise<number> {
+async function createdId(service: ServiceUnderTest): Promise<number> {
   const created = await postJson(service, '/products', product);
   if (created.status !== 201) throw new Error(`POST /products answered ${created.status}: ${created.text}`);
   return dataOf<Product>(created).id;

@@ -6,14 +6,18 @@ export type StorePool = Piscina<StoreBatch, StoreResult[]>;
 /** The built worker beside the built front: dist/store-worker.js. */
 const BUILT_WORKER = new URL('./store-worker.js', import.meta.url);
 
-/**
- * Starts the one store thread. Resolves once the worker has loaded and
- * answered. `filename` is for tests that run the front from source against
- * the built worker.
- */
-export async function startStoreWorker(workerData: StoreWorkerData, filename: URL = BUILT_WORKER): Promise<StorePool> {
+/** For tests that run the front from source against the built worker. */
+export interface StoreWorkerLocation {
+  readonly filename: URL;
+  /** Node options for the thread; by default it inherits the process's (a test runner's TypeScript loader, which the built worker does not need). */
+  readonly execArgv?: string[];
+}
+
+/** Starts the one store thread. Resolves once the worker has loaded and answered. */
+export async function startStoreWorker(workerData: StoreWorkerData, location: StoreWorkerLocation = { filename: BUILT_WORKER }): Promise<StorePool> {
   const pool = new Piscina<StoreBatch, StoreResult[]>({
-    filename: filename.href,
+    filename: location.filename.href,
+    ...(location.execArgv === undefined ? {} : { execArgv: location.execArgv }),
     // Exactly one thread, one task at a time, never retired: the worker's
     // memory is the data, and running tasks one by one is what serialises
     // every mutation.

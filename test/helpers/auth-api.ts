@@ -7,7 +7,7 @@
 import { Buffer } from 'node:buffer';
 import { createHmac } from 'node:crypto';
 import type { ExecutionContext } from 'ava';
-import type { RunningService } from './service.js';
+import type { ServiceUnderTest } from './service.js';
 import { runToExit } from './service.js';
 import { postJson, type ApiResponse } from './product-api.js';
 
@@ -51,7 +51,7 @@ export function assertTextFailure(
 }
 
 /** POST /login that must succeed: the token. */
-export async function login(service: RunningService, username: string, password: string): Promise<string> {
+export async function login(service: ServiceUnderTest, username: string, password: string): Promise<string> {
   const response = await postJson(service, '/login', { username, password });
   const token = (response.body as { token?: unknown } | undefined)?.token;
   if (response.status !== 200 || typeof token !== 'string') throw new Error(`POST /login as ${username} answered ${response.status}: ${response.text}`);

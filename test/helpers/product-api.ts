@@ -4,7 +4,7 @@
  * headers, the raw body text and the parsed body together.
  */
 import type { ExecutionContext } from 'ava';
-import { rawRequest, startService, type RawResponse, type RunningService, type ServiceOptions } from './service.js';
+import { rawRequest, startInProcess, type RawResponse, type ServiceOptions, type ServiceUnderTest } from './service.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -25,10 +25,11 @@ export interface Produkt {
 
 /**
  * A service of its own for one test: tests that change the store must not
- * see each other's changes, and ava runs a file's tests concurrently.
+ * see each other's changes, and ava runs a file's tests concurrently. It runs
+ * in the test process (see startInProcess), with its own store worker.
  */
-export async function ownService(t: ExecutionContext, options: ServiceOptions = {}): Promise<RunningService> {
-  const service = await startService(options);
+export async function ownService(t: ExecutionContext, options: ServiceOptions = {}): Promise<ServiceUnderTest> {
+  const service = await startInProcess(options);
   t.teardown(async () => {
     await service.stop();
   });
@@ -57,7 +58,7 @@ function parseOrUndefined(text: string): unknown {
 
 /** `headers` carry credentials and the like; they are sent as given, after the JSON Content-Type. */
 export async function call(
-  service: RunningService,
+  service: ServiceUnderTest,
   method: string,
   path: string,
   body?: RequestBody,
@@ -73,23 +74,23 @@ export async function call(
   return { status: response.status, headers: response.headers, text, body: parseOrUndefined(text) };
 }
 
-export const getJson = (service: RunningService, path: string): Promise<ApiResponse> => call(service, 'GET', path);
-export const postJson = (service: RunningService, path: string, json: unknown): Promise<ApiResponse> => call(service, 'POST', path, { json });
-export const putJson = (service: RunningService, path: string, json: unknown): Promise<ApiResponse> => call(service, 'PUT', path, { json });
-export const deletePath = (service: RunningService, path: string): Promise<ApiResponse> => call(service, 'DELETE', path);
+export const getJson = (service: ServiceUnderTest, path: string): Promise<ApiResponse> => call(service, 'GET', path);
+export const postJson = (service: ServiceUnderTest, path: string, json: unknown): Promise<ApiResponse> => call(service, 'POST', path, { json });
+export const putJson = (service: ServiceUnderTest, path: string, json: unknown): Promise<ApiResponse> => call(service, 'PUT', path, { json });
+export const deletePath = (service: ServiceUnderTest, path: string): Promise<ApiResponse> => call(service, 'DELETE', path);
 
 /** The `data` member of a success body. */
 export function dataOf<T>(response: ApiResponse): T {
   return (response.body as { data: T }).data;
 }
 
-export async function listProducts(service: RunningService): Promise<Product[]> {
+export async function listProducts(service: ServiceUnderTest): Promise<Product[]> {
   const response = await getJson(service, '/products');
   if (response.status !== 200) throw new Error(`GET /products answered ${response.status}: ${response.text}`);
   return dataOf<Product[]>(response);
 }
 
-export async function listProdukte(service: RunningService): Promise<Produkt[]> {
+export async function listProdukte(service: ServiceUnderTest): Promise<Produkt[]> {
   const response = await getJson(service, '/produkte');
   if (response.status !== 200) throw new Error(`GET /produkte answered ${response.status}: ${response.text}`);
   return dataOf<Produkt[]>(response);
@@ -99,7 +100,7 @@ export async function listProdukte(service: RunningService): Promise<Produkt[]> 
  * Sends one request on its own connection and returns the response as it
  * came off the wire: for checking that a body is really empty.
  */
-export function rawCall(service: RunningService, method: string, path: string): Promise<RawResponse> {
+export function rawCall(service: ServiceUnderTest, method: string, path: string): Promise<RawResponse> {
   const target = new URL(`${service.url}${path}`);
   return rawRequest(service.port, `${method} ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n\r\n`);
 }

@@ -4,10 +4,10 @@
  * without their body).
  */
 import { Buffer } from 'node:buffer';
-import type { RunningService } from './service.js';
+import type { ServiceUnderTest } from './service.js';
 
 /** The path prefix the service answers under ('' or '/api'), for raw request targets. */
-export function basePathOf(service: RunningService): string {
+export function basePathOf(service: ServiceUnderTest): string {
   return new URL(service.url).pathname.replace(/\/$/, '');
 }
 

@@ -1,40 +1,56 @@
 /**
- * Starts the built service (`node dist/main.js`) as a child process on a free
- * port and talks to it over real HTTP. Every integration test goes through here.
+ * The service under test, two ways: `startService` runs the built binary
+ * (`node dist/main.js`) as a child process, for what only a process shows
+ * (start-up, settings, signals, TLS, logs, the CLI); `startInProcess` runs the
+ * same front and the same built store worker inside the test process, which
+ * is far cheaper for the many tests that need a fresh store each. Both talk
+ * real HTTP on a free port.
+ *
+ * Waits end on events (a line printed, an exit) with generous ceilings: on a
+ * busy machine a child can take many seconds to start, and a ceiling that
+ * races the clock turns load into false failures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { SETTING_NAMES } from '../../src/config/settings.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { settingLookup } from '../../src/config/settings.js';
+import { createLogger } from '../../src/log/logger.js';
+import { startService as startServiceInProcess } from '../../src/service.js';
 
 export const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
-/** Settings a developer's shell might have exported: never leak them into a test. */
-const SETTING_VARIABLES = [
-  'PORT', 'HOST', 'BASE_PATH', 'BODY_LIMIT', 'STRICT', 'LOG_LEVEL', 'TLS_CERT', 'TLS_KEY', 'STORE_QUEUE_LIMIT',
-  'AUTH_USERS', 'API_KEYS', 'JWT_SECRET', 'JWT_TTL', 'PROTECT', 'LOGIN_MAX_FAILURES',
-];
+/** Far above any real start-up or exit; only a hung process reaches it. */
+export const PROCESS_CEILING_MS = 60_000;
 
 export interface ServiceOptions {
   readonly env?: Readonly<Record<string, string>>;
   readonly args?: readonly string[];
 }
 
-export interface RunningService {
+/** What every test needs of a running service, in-process or not. */
+export interface ServiceUnderTest {
   /** Where the API answers, BASE_PATH included: `http://127.0.0.1:PORT/api`. */
   readonly url: string;
   readonly port: number;
+  /** Every log line written so far. */
+  stderr(): string;
+  stop(): Promise<unknown>;
+}
+
+export interface RunningService extends ServiceUnderTest {
   readonly child: ChildProcess;
   /** Everything the service wrote so far. */
   stdout(): string;
-  stderr(): string;
   /** Sends a signal and resolves with how the process ended. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 function childEnv(env: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of SETTING_VARIABLES) delete clean[name];
+  for (const name of SETTING_NAMES) delete clean[name];
   return { ...clean, LOG_LEVEL: 'warn', ...env };
 }
 
@@ -51,10 +67,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = once(child, 'exit');
+  // 'close' comes after 'exit' once stdout and stderr are drained: waiting
+  // for 'exit' alone can miss the last lines a process wrote.
+  const exited = once(child, 'close');
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start in 10 s; stderr: ${stderr}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`service did not start in ${PROCESS_CEILING_MS} ms; stderr: ${stderr}`)), PROCESS_CEILING_MS);
     const onData = (): void => {
       const match = /listening on (\S+)/.exec(stdout);
       if (match?.[1] === undefined) return;
@@ -63,7 +81,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       resolve(match[1]);
     };
     child.stdout?.on('data', onData);
-    child.once('exit', (code) => {
+    child.once('close', (code) => {
       clearTimeout(timer);
       reject(new Error(`service exited with ${code} before listening; stderr: ${stderr}`));
     });
@@ -83,6 +101,27 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
 }
 
+const BUILT_WORKER = new URL('../../dist/store-worker.js', import.meta.url);
+
+/**
+ * The service inside the test process: the real front from source and the
+ * built store worker on its own thread, on a free port. Settings are read
+ * from `env` and `args` exactly as the binary reads them (the test process's
+ * own environment is never consulted); log lines are kept for stderr().
+ */
+export async function startInProcess(options: ServiceOptions = {}): Promise<ServiceUnderTest> {
+  const config = loadConfig(settingLookup({ LOG_LEVEL: 'warn', ...options.env }, ['--port', '0', ...(options.args ?? [])]));
+  let logs = '';
+  const log = createLogger(config.logLevel, (line) => (logs += line));
+  const handle = await startServiceInProcess(config, log, {
+    worker: { filename: BUILT_WORKER, execArgv: [] },
+    onStoreLost: () => {
+      logs += 'store worker lost\n';
+    },
+  });
+  return { url: handle.url, port: Number(new URL(handle.url).port), stderr: () => logs, stop: () => handle.stop() };
+}
+
 export interface Exit {
   readonly code: number | null;
   readonly stdout: string;
@@ -97,8 +136,8 @@ export async function runToExit(options: ServiceOptions & { readonly input?: str
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   child.stdin?.end(options.input ?? '');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const timer = setTimeout(() => child.kill('SIGKILL'), PROCESS_CEILING_MS);
+  const [code] = (await once(child, 'close')) as [number | null];
   clearTimeout(timer);
   return { code, stdout, stderr };
 }
@@ -124,7 +163,7 @@ export function rawRequest(port: number, request: string | Buffer): Promise<RawR
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error('raw request timed out'));
-    }, 10_000);
+    }, PROCESS_CEILING_MS);
     const finish = (): void => {
       clearTimeout(timer);
       socket.destroy();
