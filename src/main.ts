@@ -54,7 +54,8 @@ async function serve(args: readonly string[]): Promise<void> {
     log.info('stopped');
     process.exit(0);
   };
-  process.on('SIGTERM', stop).on('SIGINT', stop);
+  const onSignal = (signal: NodeJS.Signals): void => void stop(signal);
+  process.on('SIGTERM', onSignal).on('SIGINT', onSignal);
 }
 
 const [command, ...rest] = process.argv.slice(2);

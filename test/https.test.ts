@@ -111,7 +111,7 @@ test('a client that does not trust the test certificate refuses the connection (
 test('plain HTTP to the HTTPS port gets no product: the connection fails or the answer is not 200', async (t) => {
   const raw = await rawRequest(service.port, `GET /products/1 HTTP/1.1\r\nHost: 127.0.0.1:${service.port}\r\nConnection: close\r\n\r\n`).then(
     (response) => response,
-    (error: Error) => error,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
   );
   if (raw instanceof Error) t.pass(`raw HTTP: ${raw.message}`);
   else {
@@ -120,7 +120,7 @@ test('plain HTTP to the HTTPS port gets no product: the connection fails or the 
   }
   const fetched = await fetch(`http://127.0.0.1:${service.port}/products/1`).then(
     async (response) => ({ status: response.status, text: await response.text() }),
-    (error: Error) => error,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
   );
   if (fetched instanceof Error) t.pass(`fetch over HTTP: ${fetched.message}`);
   else {

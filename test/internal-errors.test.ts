@@ -20,7 +20,7 @@ async function serveWith(t: import('ava').ExecutionContext, send: StoreClient['s
 }
 
 test('a store command that failed in the worker gives 500 with a generic body and no detail', async (t) => {
-  const { url, logLines } = await serveWith(t, async () => ({ kind: 'failed', reason: 'secret internal detail' }));
+  const { url, logLines } = await serveWith(t, () => Promise.resolve({ kind: 'failed', reason: 'secret internal detail' }));
   const response = await fetch(`${url}/products/1`);
   t.is(response.status, 500);
   t.deepEqual(await response.json(), { error: 'Internal server error' });
@@ -30,10 +30,10 @@ test('a store command that failed in the worker gives 500 with a generic body an
 
 test('a handler that throws gives 500 and the server keeps serving', async (t) => {
   let calls = 0;
-  const { url } = await serveWith(t, async (): Promise<StoreReply> => {
+  const { url } = await serveWith(t, (): Promise<StoreReply> => {
     calls++;
     if (calls === 1) throw new Error('boom with a stack');
-    return { kind: 'ok', body: '{"data":[]}' };
+    return Promise.resolve({ kind: 'ok', body: '{"data":[]}' });
   });
   const failed = await fetch(`${url}/products`);
   t.is(failed.status, 500);
@@ -45,7 +45,7 @@ test('a handler that throws gives 500 and the server keeps serving', async (t) =
 });
 
 test('a full store queue gives 503 with Retry-After', async (t) => {
-  const { url } = await serveWith(t, async () => ({ kind: 'busy' }));
+  const { url } = await serveWith(t, () => Promise.resolve({ kind: 'busy' }));
   const response = await fetch(`${url}/products`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a', description: 'b', price: 1 }) });
   t.is(response.status, 503);
   t.truthy(response.headers.get('retry-after'));

@@ -117,7 +117,7 @@ for (const idPolicy of ['count-plus-one', 'highest-plus-one'] as const) {
           const actual = apply(indexed, operation);
           if (actual !== expected) throw new Error(`${operation.kind}: expected ${String(expected)}, got ${String(actual)}`);
         }
-        return indexed.listJson() === naive.listJson() && indexed.size === JSON.parse(naive.listJson()).length;
+        return indexed.listJson() === naive.listJson() && indexed.size === (JSON.parse(naive.listJson()) as unknown[]).length;
       }),
       { numRuns: 400 },
     );

@@ -11,7 +11,7 @@ function controlledPool() {
       new Promise<StoreResult[]>((resolve, reject) => {
         batches.push({ batch, settle: (results) => (results instanceof Error ? reject(results) : resolve(results)) });
       }),
-  } as StoreRunner;
+  };
   return { pool, batches };
 }
 

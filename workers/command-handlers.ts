@@ -11,7 +11,7 @@ export function ok(body: StoreBody): StoreResult {
   return { kind: 'ok', body };
 }
 
-/** A refusal whose code is one of the domain's declared store errors. */
-export function refused<Code extends string>(code: Code, message?: string): StoreResult {
+/** A refusal: `code` is one of the domain's declared store errors. */
+export function refused(code: string, message?: string): StoreResult {
   return message === undefined ? { kind: 'refused', code } : { kind: 'refused', code, message };
 }

@@ -21,11 +21,13 @@ export class StoreDispatch {
     this.#handlers = { ...productCommands(products), ...produkteCommands(produkte) };
   }
 
-  runBatch(batch: StoreBatch): StoreResult[] {
-    if (batch?.protocol !== STORE_PROTOCOL_VERSION || !Array.isArray(batch.commands)) {
+  /** `batch` is checked, not trusted: a front of another version could send anything. */
+  runBatch(batch: unknown): StoreResult[] {
+    const { protocol, commands } = (batch ?? {}) as Partial<StoreBatch>;
+    if (protocol !== STORE_PROTOCOL_VERSION || !Array.isArray(commands)) {
       throw new Error(`store worker speaks protocol ${STORE_PROTOCOL_VERSION}, got a batch it cannot read`);
     }
-    return batch.commands.map((command) => this.executeSafely(command));
+    return commands.map((command: StoreCommand) => this.executeSafely(command));
   }
 
   executeSafely(command: StoreCommand): StoreResult {

@@ -39,7 +39,7 @@ export function parseAuthUsers(text: string): AuthUsers {
     try {
       users.set(username, parseStoredPassword(password));
     } catch (error) {
-      throw new Error(`password of "${username}" ${(error as Error).message}`);
+      throw new Error(`password of "${username}" ${(error as Error).message}`, { cause: error });
     }
   }
   return new AuthUsers(users);

@@ -23,6 +23,5 @@ export type ServiceRoute<Command, Body = undefined, Ids extends string = never> 
  * the runner never needs.
  */
 export function routesOf<Command>() {
-  return <Body = undefined, Ids extends string = never>(route: ServiceRoute<Command, Body, Ids>): ServiceRoute<Command, unknown, string> =>
-    route as ServiceRoute<Command, unknown, string>;
+  return <Body = undefined, Ids extends string = never>(route: ServiceRoute<Command, Body, Ids>): ServiceRoute<Command, unknown, string> => route;
 }

@@ -50,12 +50,14 @@ export function createRouter<Caller, Command>({ routes, basePath, run, write }: 
 
   return (req, res) => {
     const match = router.find(req.method as FindMyWay.HTTPMethod, req.url ?? '/');
-    if (match === null) return write(res, ROUTE_NOT_FOUND);
+    if (match === null) {
+      write(res, ROUTE_NOT_FOUND);
+      return;
+    }
     const entry = match.store as PathEntry<Caller, Command>;
     const route = entry.routes.get(req.method as string);
-    if (route !== undefined) return run(route, req, res, match.params);
-    const allow = ['allow', entry.allow];
-    if (req.method === 'OPTIONS') return write(res, emptyReply(204, allow));
-    write(res, errorReply('METHOD_NOT_ALLOWED' satisfies TransportErrorCode, { headers: allow }));
+    if (route !== undefined) run(route, req, res, match.params);
+    else if (req.method === 'OPTIONS') write(res, emptyReply(204, ['allow', entry.allow]));
+    else write(res, errorReply('METHOD_NOT_ALLOWED' satisfies TransportErrorCode, { headers: ['allow', entry.allow] }));
   };
 }

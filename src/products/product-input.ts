@@ -1,5 +1,6 @@
 import type { ProductFields } from '../../workers/products/product-protocol.js';
 import { errorReply } from '../http/reply.js';
+import { isFiniteNumber, isJsonObject } from '../http/json-values.js';
 import type { Validated } from '../http/route.js';
 import type { ProductErrorCode } from './product-errors.js';
 
@@ -13,20 +14,12 @@ import type { ProductErrorCode } from './product-errors.js';
 
 const invalid = (code: ProductErrorCode): Validated<never> => ({ ok: false, error: errorReply(code) });
 
-export function isJsonObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function isFinitePrice(price: unknown): price is number {
-  return typeof price === 'number' && Number.isFinite(price);
-}
-
 export function validateProductFields(body: unknown): Validated<ProductFields> {
   if (!isJsonObject(body)) return invalid('PRODUCT_FIELDS_REQUIRED');
   const { name, description, price } = body;
   if (!name || !description || !price) return invalid('PRODUCT_FIELDS_REQUIRED');
   if (typeof name !== 'string') return invalid('PRODUCT_NAME_NOT_STRING');
   if (typeof description !== 'string') return invalid('PRODUCT_DESCRIPTION_NOT_STRING');
-  if (!isFinitePrice(price)) return invalid('PRODUCT_PRICE_NOT_NUMBER');
+  if (!isFiniteNumber(price)) return invalid('PRODUCT_PRICE_NOT_NUMBER');
   return { ok: true, value: { name, description, price } };
 }

@@ -4,7 +4,7 @@ import { dataEnvelope, sharedUtf8 } from '../json-text.js';
 import type { ProductCommand, ProductStoreError } from './product-protocol.js';
 import type { ProductStore } from './product-store.js';
 
-const NOT_FOUND = refused<ProductStoreError>('PRODUCT_NOT_FOUND');
+const NOT_FOUND = refused('PRODUCT_NOT_FOUND' satisfies ProductStoreError);
 const LIST_START = sharedUtf8('{"data":[');
 const LIST_END = sharedUtf8(']}');
 

@@ -4,7 +4,7 @@ import { dataEnvelope } from '../json-text.js';
 import type { ProdukteCommand, ProdukteStoreError } from './produkte-protocol.js';
 import type { ProdukteStore } from './produkte-store.js';
 
-const NOT_FOUND = refused<ProdukteStoreError>('PRODUKTE_ITEM_NOT_FOUND');
+const NOT_FOUND = refused('PRODUKTE_ITEM_NOT_FOUND' satisfies ProdukteStoreError);
 
 /** /produkte: the minimal variant. Its create answers only the new id, its delete a confirmation. */
 export function produkteCommands(produkte: ProdukteStore): CommandHandlers<ProdukteCommand> {

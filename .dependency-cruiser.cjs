@@ -1,0 +1,89 @@
+/**
+ * The import rules of the layout (README, "Design"): layers import one way.
+ *
+ *   src/log, src/config      import no other layer
+ *   src/http                 imports only src/config and src/log
+ *   src/auth                 imports src/http, src/config, src/log
+ *   src/store                imports src/http, src/log and workers' protocol modules
+ *   domains (the rest of src/<folder>) import src/http, src/auth, src/store,
+ *                            src/config, src/log and workers' protocol modules,
+ *                            never another domain
+ *   workers/                 never imports src/
+ *   src/main.ts, src/app.ts, src/service.ts compose everything
+ *
+ * The front may import from workers/ only the protocol modules (the files both
+ * threads share), and types only: the worker's code never lands in the front.
+ */
+const LOWER_LAYERS = '^src/(http|auth|store|config|log)/';
+const COMPOSITION = '^src/(main|app|service)[.]ts$';
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'Import circles hide which module is lower.', from: {}, to: { circular: true } },
+    {
+      name: 'log-and-config-stand-alone',
+      severity: 'error',
+      comment: 'The logger and the settings know nothing of the layers above them.',
+      from: { path: '^src/(log|config)/' },
+      to: { path: '^src/', pathNot: ['^src/log/', '^src/config/'] },
+    },
+    {
+      name: 'http-knows-no-domain',
+      severity: 'error',
+      comment: 'The transport serves every domain and knows none: only the settings and the logger are below it.',
+      from: { path: '^src/http/' },
+      to: { path: ['^src/', '^workers/'], pathNot: ['^src/(http|config|log)/'] },
+    },
+    {
+      name: 'auth-below-domains',
+      severity: 'error',
+      from: { path: '^src/auth/' },
+      to: { path: ['^src/', '^workers/'], pathNot: ['^src/(auth|http|config|log)/'] },
+    },
+    {
+      name: 'store-below-domains',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^src/', pathNot: ['^src/(store|http|log)/'] },
+    },
+    {
+      name: 'domains-import-lower-layers-only',
+      severity: 'error',
+      comment: 'A domain uses the layers below it and its own folder, never another domain.',
+      from: { path: '^src/([^/]+)/', pathNot: [LOWER_LAYERS] },
+      to: { path: '^src/', pathNot: [LOWER_LAYERS, '^src/$1/'] },
+    },
+    {
+      name: 'only-composition-imports-the-root',
+      severity: 'error',
+      from: { path: '^src/', pathNot: [COMPOSITION] },
+      to: { path: COMPOSITION },
+    },
+    {
+      name: 'workers-never-import-the-front',
+      severity: 'error',
+      comment: 'The store thread owns the data and depends on nothing of the front.',
+      from: { path: '^workers/' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'front-imports-only-protocols',
+      severity: 'error',
+      comment: 'Both threads share the protocol modules and nothing else.',
+      from: { path: '^src/' },
+      to: { path: '^workers/', pathNot: ['-protocol[.]ts$'] },
+    },
+    {
+      name: 'front-imports-protocol-types-only',
+      severity: 'error',
+      comment: "Protocol values (a version number, a reader) belong to the side that uses them; the front takes types, so no worker code is bundled into it.",
+      from: { path: '^src/', pathNot: ['^src/store/'] },
+      to: { path: '^workers/', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
