@@ -1,0 +1,38 @@
+/**
+ * The error tables stay honest: a code declared twice stops start-up, every
+ * code the store can answer has an HTTP entry, and every code a route
+ * declares exists. A code without an entry would be a 500 in production.
+ */
+import test from 'ava';
+import { mergeErrorTables } from '../src/http/http-errors.js';
+import { serviceErrors } from '../src/app.js';
+import { PRODUCT_STORE_ERRORS } from '../workers/products/product-protocol.js';
+import { PRODUKTE_STORE_ERRORS } from '../workers/produkte/produkte-protocol.js';
+import { productRoutes } from '../src/products/product-routes.js';
+import { produkteRoutes } from '../src/produkte/produkte-routes.js';
+
+test('a code declared by two tables is refused, naming the code', (t) => {
+  t.throws(() => mergeErrorTables([{ SAME: { status: 400, message: 'a' } }, { SAME: { status: 404, message: 'b' } }]), { message: /SAME is declared twice/ });
+});
+
+test("the service's tables merge without a duplicate, in both modes", (t) => {
+  t.notThrows(() => serviceErrors({ strict: false }));
+  t.notThrows(() => serviceErrors({ strict: true }));
+});
+
+test('the body-parse error is the seed quirk (200) by default and 400 in strict mode, its body saying code 400', (t) => {
+  t.like(serviceErrors({ strict: false }).BODY_NOT_JSON, { status: 200, bodyCode: 400 });
+  t.like(serviceErrors({ strict: true }).BODY_NOT_JSON, { status: 400, bodyCode: 400 });
+});
+
+test('every error code a store protocol declares has an HTTP entry', (t) => {
+  const table = serviceErrors({ strict: false });
+  for (const code of [...PRODUCT_STORE_ERRORS, ...PRODUKTE_STORE_ERRORS]) t.truthy(table[code], code);
+});
+
+test("every not-found code a route declares for its ids has an HTTP entry, and it is a 404", (t) => {
+  const table = serviceErrors({ strict: false });
+  for (const route of [...productRoutes, ...produkteRoutes]) {
+    for (const code of Object.values(route.ids ?? {})) t.is(table[code]?.status, 404, `${route.method} ${route.path}: ${code}`);
+  }
+});
