@@ -5,6 +5,7 @@ import type { StoreClient } from './store/store-client.js';
 import type { StoreCommand } from '../workers/store-protocol.js';
 import { mergeErrorTables, transportErrors } from './http/http-errors.js';
 import { createReplyWriter } from './http/response-writer.js';
+import type { DrainState } from './http/drain.js';
 import { createRouteRunner } from './http/route-runner.js';
 import { createRouter } from './http/router.js';
 import { storeReplyToHttp } from './store/store-replies.js';
@@ -13,6 +14,9 @@ import { loadAuthConfig } from './auth/auth-config.js';
 import { AUTH_ERRORS } from './auth/auth-errors.js';
 import { authRoutes } from './auth/auth-routes.js';
 import { LoginThrottle } from './auth/login-throttle.js';
+import { HashGate } from './auth/hash-gate.js';
+import { PasswordCheck } from './auth/password-check.js';
+import { VerifiedCredentials } from './auth/verified-credentials.js';
 import { protectRoutes } from './auth/protect-routes.js';
 import { createTokenService } from './auth/tokens.js';
 import { healthRoutes } from './health/health-route.js';
@@ -25,6 +29,7 @@ export interface AppParts {
   readonly config: ServiceConfig;
   readonly store: StoreClient;
   readonly log: Logger;
+  readonly drain: DrainState;
 }
 
 /** Every domain's error table; a code declared twice stops start-up. */
@@ -37,18 +42,20 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
  * its guard, run by one runner. Throws ConfigError when the protection
  * settings are wrong or PROTECT names a route that does not exist.
  */
-export function createApp({ config, store, log }: AppParts): RequestListener {
+export function createApp({ config, store, log, drain }: AppParts): RequestListener {
   const auth = loadAuthConfig(config.auth);
   const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds);
-  const throttle = new LoginThrottle({ maxFailures: auth.loginMaxFailures });
-  const routes = [...productRoutes, ...produkteRoutes, ...authRoutes({ users: auth.users, tokens, throttle }), ...healthRoutes];
+  const gate = new HashGate({ concurrency: auth.hashConcurrency, queueLimit: auth.hashQueueLimit });
+  const verified = new VerifiedCredentials();
+  const passwordCheck = () => new PasswordCheck({ users: auth.users, throttle: new LoginThrottle({ maxFailures: auth.loginMaxFailures }), gate, verified });
+  const routes = [...productRoutes, ...produkteRoutes, ...authRoutes({ passwords: passwordCheck(), tokens }), ...healthRoutes];
 
-  const write = createReplyWriter(serviceErrors(config));
+  const write = createReplyWriter(serviceErrors(config), drain);
   const run = createRouteRunner<Identity, StoreCommand>({
     bodyLimit: config.bodyLimit,
     dispatch: async (command, status) => storeReplyToHttp(await store.send(command), status, log),
     write,
     log,
   });
-  return createRouter({ routes: protectRoutes<StoreCommand>(routes, auth, tokens), basePath: config.basePath, run, write });
+  return createRouter({ routes: protectRoutes<StoreCommand>(routes, auth, { tokens, passwords: passwordCheck() }), basePath: config.basePath, run, write });
 }

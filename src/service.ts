@@ -34,15 +34,16 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     if (!stopping) options.onStoreLost();
   });
   const store = new BatchingStoreClient(pool, config.storeQueueLimit);
+  const drain = { draining: false };
   try {
-    const server = createServer(config, createApp({ config, store, log }));
+    const server = createServer(config, createApp({ config, store, log, drain }));
     const url = await listen(server, config);
     return {
       url,
       server,
       async stop() {
         stopping = true;
-        await closeGracefully(server);
+        await closeGracefully(server, drain, config.connections.shutdownGraceMs);
         await store.whenIdle();
         await pool.destroy();
       },

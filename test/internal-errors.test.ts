@@ -13,7 +13,7 @@ import type { StoreClient, StoreReply } from '../src/store/store-client.js';
 async function serveWith(t: import('ava').ExecutionContext, send: StoreClient['send']): Promise<{ url: string; logLines: string[] }> {
   const logLines: string[] = [];
   const config = loadConfig(() => undefined);
-  const server = http.createServer(createApp({ config, store: { send }, log: createLogger('error', (line) => logLines.push(line)) }));
+  const server = http.createServer(createApp({ config, store: { send }, log: createLogger('error', (line) => logLines.push(line)), drain: { draining: false } }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logLines };

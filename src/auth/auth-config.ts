@@ -15,6 +15,8 @@ export interface AuthConfig {
   readonly rules: readonly ProtectionRule[];
   /** Failed logins per username and address in 15 minutes before 429; 0 turns throttling off. */
   readonly loginMaxFailures: number;
+  readonly hashConcurrency: number;
+  readonly hashQueueLimit: number;
 }
 
 // HS256 is only as strong as its key: RFC 7518 asks for at least 256 bits.
@@ -51,5 +53,7 @@ export function loadAuthConfig(raw: AuthSettings): AuthConfig {
     jwtTtlSeconds: raw.jwtTtlSeconds,
     rules,
     loginMaxFailures: raw.loginMaxFailures,
+    hashConcurrency: raw.hashConcurrency,
+    hashQueueLimit: raw.hashQueueLimit,
   };
 }

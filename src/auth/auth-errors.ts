@@ -12,6 +12,8 @@ export const AUTH_ERRORS = {
   TOKEN_INVALID: { status: 403, message: 'Invalid or expired token', format: 'text' },
   LOGIN_INVALID: { status: 401, message: 'Invalid username or password', format: 'text' },
   LOGIN_THROTTLED: { status: 429, message: 'Too many failed logins; retry later', format: 'text' },
+  // Retry-After: a hash takes ~100 ms, so the queue moves within a second.
+  HASHING_BUSY: { status: 503, message: 'Too many password checks in progress; retry shortly', format: 'text', headers: ['retry-after', '1'] },
 } as const satisfies HttpErrorTable;
 
 export type AuthErrorCode = keyof typeof AUTH_ERRORS;

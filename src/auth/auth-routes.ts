@@ -1,14 +1,13 @@
-import type { AuthUsers } from './auth-users.js';
 import type { TokenService } from './tokens.js';
-import type { LoginThrottle } from './login-throttle.js';
+import type { PasswordCheck } from './password-check.js';
 import { routesOf } from './identity.js';
 import { errorReply, jsonReply } from '../http/reply.js';
 import type { Validated } from '../http/route.js';
+import type { AuthErrorCode } from './auth-errors.js';
 
 export interface AuthRouteParts {
-  readonly users: AuthUsers;
+  readonly passwords: PasswordCheck;
   readonly tokens: TokenService;
-  readonly throttle: LoginThrottle;
 }
 
 const route = routesOf<never>();
@@ -22,7 +21,7 @@ interface LoginAttempt {
 const anyAttempt = (value: unknown): Validated<LoginAttempt> => ({ ok: true, value: typeof value === 'object' && value !== null ? (value as LoginAttempt) : { username: undefined, password: undefined } });
 
 /** POST /login, which issues Bearer tokens, and GET /me, the seed's endpoint that greets the caller. */
-export function authRoutes({ users, tokens, throttle }: AuthRouteParts) {
+export function authRoutes({ passwords, tokens }: AuthRouteParts) {
   return [
     route({
       method: 'POST',
@@ -33,17 +32,18 @@ export function authRoutes({ users, tokens, throttle }: AuthRouteParts) {
       body: { validate: anyAttempt, quoteParseError: false },
       action: {
         async handle({ req, body: { username, password } }) {
-          const address = req.socket.remoteAddress ?? '';
-          const name = typeof username === 'string' ? username : '';
-          const wait = throttle.retryAfterSeconds(address, name);
-          if (wait > 0) return errorReply('LOGIN_THROTTLED', { headers: ['retry-after', String(wait)] });
-          if (typeof username !== 'string' || typeof password !== 'string' || !(await users.verify(username, password))) {
-            throttle.recordFailure(address, name);
-            return errorReply('LOGIN_INVALID');
+          const outcome = await passwords.check(req.socket.remoteAddress ?? '', username, password);
+          switch (outcome.kind) {
+            case 'accepted':
+              // No data wrapper: the seed shows {"token": ...}.
+              return jsonReply(200, JSON.stringify({ token: tokens.issue(outcome.username) }));
+            case 'rejected':
+              return errorReply('LOGIN_INVALID' satisfies AuthErrorCode);
+            case 'throttled':
+              return errorReply('LOGIN_THROTTLED' satisfies AuthErrorCode, { headers: ['retry-after', String(outcome.retryAfterSeconds)] });
+            case 'busy':
+              return errorReply('HASHING_BUSY' satisfies AuthErrorCode);
           }
-          throttle.recordSuccess(address, username);
-          // No data wrapper: the seed shows {"token": ...}.
-          return jsonReply(200, JSON.stringify({ token: tokens.issue(username) }));
         },
       },
     }),

@@ -1,4 +1,8 @@
 import { parseStoredPassword, verifyPassword, type StoredPassword } from './passwords.js';
+import type { HashGate } from './hash-gate.js';
+
+/** A password check's outcome; `busy` when the hash gate refused to queue it. */
+export type PasswordCheck = 'match' | 'mismatch' | 'busy';
 
 /** AUTH_USERS, parsed: the accounts that may log in (Basic and /login) and their passwords. */
 export class AuthUsers {
@@ -15,10 +19,13 @@ export class AuthUsers {
     return this.#users.size;
   }
 
-  async verify(username: string, password: string): Promise<boolean> {
+  /** Scrypt-hashed passwords pass through the gate; plain ones cost a SHA-256 and do not. */
+  async verify(username: string, password: string, gate: HashGate): Promise<PasswordCheck> {
     const stored = this.#users.get(username);
-    const matches = await verifyPassword(stored ?? this.#decoy, password);
-    return stored !== undefined && matches;
+    const against = stored ?? this.#decoy;
+    const matches = against.kind === 'plain' ? await verifyPassword(against, password) : await gate.run(() => verifyPassword(against, password));
+    if (matches === 'busy') return 'busy';
+    return stored !== undefined && matches ? 'match' : 'mismatch';
   }
 }
 

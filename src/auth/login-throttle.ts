@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
+
 /**
- * Slows password guessing on POST /login: after `maxFailures` failed logins
- * for one username from one address within the window, that pair is refused
- * (429) until the window that began with its first failure has passed. A
- * success clears the pair. At most `maxTracked` pairs are remembered; past
- * that the oldest is forgotten, so a flood of made-up names cannot exhaust
- * memory.
+ * Slows password guessing on POST /login and Basic routes: after
+ * `maxFailures` failed attempts for one username from one address within the
+ * window, that pair is refused (429) until the window that began with its
+ * first failure has passed. A success clears the pair.
+ *
+ * Memory is bounded whatever the input: a pair is kept as a SHA-256 digest
+ * (44 characters, however long the username was), and at most `maxTracked`
+ * pairs are remembered, the oldest forgotten first (~15 MB at the default).
  */
 export class LoginThrottle {
   readonly #failures = new Map<string, { count: number; windowEnds: number }>();
@@ -20,10 +24,15 @@ export class LoginThrottle {
     this.#now = options.now ?? Date.now;
   }
 
+  /** How many pairs are remembered now. */
+  get size(): number {
+    return this.#failures.size;
+  }
+
   /** Seconds the pair must wait before trying again; 0 when it may try now. */
   retryAfterSeconds(address: string, username: string): number {
     if (this.#maxFailures === 0) return 0;
-    const key = `${address}\u0000${username}`;
+    const key = pairKey(address, username);
     const entry = this.#failures.get(key);
     if (entry === undefined) return 0;
     const remaining = entry.windowEnds - this.#now();
@@ -36,7 +45,7 @@ export class LoginThrottle {
 
   recordFailure(address: string, username: string): void {
     if (this.#maxFailures === 0) return;
-    const key = `${address}\u0000${username}`;
+    const key = pairKey(address, username);
     const entry = this.#failures.get(key);
     if (entry !== undefined && entry.windowEnds > this.#now()) {
       entry.count++;
@@ -48,6 +57,11 @@ export class LoginThrottle {
   }
 
   recordSuccess(address: string, username: string): void {
-    this.#failures.delete(`${address}\u0000${username}`);
+    if (this.#maxFailures === 0) return;
+    this.#failures.delete(pairKey(address, username));
   }
+}
+
+function pairKey(address: string, username: string): string {
+  return createHash('sha256').update(address).update('\u0000').update(username).digest('base64');
 }

@@ -2,6 +2,7 @@ import { ConfigError } from '../config/config-error.js';
 import type { Guard, ResolvedRoute } from '../http/route.js';
 import type { AuthConfig } from './auth-config.js';
 import type { TokenService } from './tokens.js';
+import type { PasswordCheck } from './password-check.js';
 import type { Identity, ProofScheme, ServiceRoute } from './identity.js';
 import { requireApiKey, requireBasic, requireBearer } from './schemes.js';
 import { schemeFor } from './protection-rules.js';
@@ -11,7 +12,11 @@ import { schemeFor } from './protection-rules.js';
  * are checked against the real route table here: a rule that names no route
  * is a typo that would leave something unprotected, so it stops start-up.
  */
-export function protectRoutes<Command>(routes: readonly ServiceRoute<Command, unknown, string>[], auth: AuthConfig, tokens: TokenService): ResolvedRoute<Identity, Command>[] {
+export function protectRoutes<Command>(
+  routes: readonly ServiceRoute<Command, unknown, string>[],
+  auth: AuthConfig,
+  credentials: { readonly tokens: TokenService; readonly passwords: PasswordCheck },
+): ResolvedRoute<Identity, Command>[] {
   const protectable = routes.filter((route) => route.open !== true);
   for (const rule of auth.rules) {
     if (rule.path === '*') continue;
@@ -22,9 +27,9 @@ export function protectRoutes<Command>(routes: readonly ServiceRoute<Command, un
   }
 
   const guards: Readonly<Record<ProofScheme, Guard<Identity>>> = {
-    basic: requireBasic(auth.users),
+    basic: requireBasic(credentials.passwords),
     apikey: requireApiKey(auth.apiKeys),
-    bearer: requireBearer(tokens),
+    bearer: requireBearer(credentials.tokens),
   };
   return routes.map((definition) => {
     const scheme = definition.open === true ? 'none' : schemeFor(auth.rules, definition.method, definition.path);

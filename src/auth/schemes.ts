@@ -1,10 +1,10 @@
 import { Buffer } from 'node:buffer';
 import type { Guard } from '../http/route.js';
 import { errorReply } from '../http/reply.js';
-import type { AuthUsers } from './auth-users.js';
 import type { ApiKeyRing } from './api-keys.js';
 import type { TokenService } from './tokens.js';
 import type { AuthErrorCode } from './auth-errors.js';
+import type { PasswordCheck } from './password-check.js';
 import type { Identity } from './identity.js';
 
 /**
@@ -21,15 +21,26 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const refuse = (code: AuthErrorCode) => errorReply(code);
 
 // A credential of another scheme counts as no credential: it answers "required".
-export function requireBasic(users: AuthUsers): Guard<Identity> {
+// Failed Basic attempts are throttled like failed logins, per username and address.
+export function requireBasic(passwords: PasswordCheck): Guard<Identity> {
   return async (req) => {
     const header = req.headers.authorization;
     if (header === undefined || !BASIC_PREFIX.test(header)) return refuse('BASIC_REQUIRED');
     const encoded = header.replace(BASIC_PREFIX, '').trim();
     const decoded = BASE64.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
-    if (colon === -1 || !(await users.verify(decoded.slice(0, colon), decoded.slice(colon + 1)))) return refuse('BASIC_INVALID');
-    return { caller: { username: decoded.slice(0, colon), scheme: 'basic' } };
+    if (colon === -1) return refuse('BASIC_INVALID');
+    const outcome = await passwords.check(req.socket.remoteAddress ?? '', decoded.slice(0, colon), decoded.slice(colon + 1));
+    switch (outcome.kind) {
+      case 'accepted':
+        return { caller: { username: outcome.username, scheme: 'basic' } };
+      case 'rejected':
+        return refuse('BASIC_INVALID');
+      case 'throttled':
+        return errorReply('LOGIN_THROTTLED' satisfies AuthErrorCode, { headers: ['retry-after', String(outcome.retryAfterSeconds)] });
+      case 'busy':
+        return refuse('HASHING_BUSY');
+    }
   };
 }
 

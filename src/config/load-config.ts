@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { LOG_LEVELS, type LogLevel } from '../log/logger.js';
 import { ConfigError } from './config-error.js';
 import type { SettingLookup, SettingName } from './settings.js';
@@ -25,8 +26,23 @@ export interface ServiceConfig {
   readonly tls: TlsFiles | undefined;
   /** How many commands may wait for the store before requests get 503. */
   readonly storeQueueLimit: number;
+  readonly connections: ConnectionLimits;
   /** Protection settings, read here; src/auth/ checks them together and builds its parts from them. */
   readonly auth: AuthSettings;
+}
+
+/** How long a client may take, and how many may be connected: chosen for a JSON API, not Node's defaults. */
+export interface ConnectionLimits {
+  /** The request line and headers must arrive within this (slowloris). */
+  readonly headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this. */
+  readonly requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  readonly keepAliveTimeoutMs: number;
+  /** Connections beyond this are refused by the socket; 0: no cap. */
+  readonly maxConnections: number;
+  /** On SIGTERM/SIGINT, requests still unanswered after this are cut. */
+  readonly shutdownGraceMs: number;
 }
 
 export interface AuthSettings {
@@ -38,6 +54,10 @@ export interface AuthSettings {
   readonly protect: string;
   /** Failed logins per username and address in 15 minutes before 429; 0 turns throttling off. */
   readonly loginMaxFailures: number;
+  /** Password hashes (scrypt) computed at once; each takes one libuv thread for ~100 ms. */
+  readonly hashConcurrency: number;
+  /** Hash requests that may wait for a turn; past it, 503 with Retry-After. */
+  readonly hashQueueLimit: number;
 }
 
 function integerSetting(name: SettingName, raw: string | undefined, fallback: number, min: number, max: number): number {
@@ -104,6 +124,7 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     logLevel: logLevelSetting(setting('LOG_LEVEL')),
     tls: tlsSetting(setting('TLS_CERT'), setting('TLS_KEY')),
     storeQueueLimit: integerSetting('STORE_QUEUE_LIMIT', setting('STORE_QUEUE_LIMIT'), 10000, 1, 10_000_000),
+    connections: connectionSettings(setting),
     auth: authSettings(setting),
   };
 }
@@ -116,5 +137,24 @@ function authSettings(setting: SettingLookup): AuthSettings {
     jwtTtlSeconds: integerSetting('JWT_TTL', setting('JWT_TTL'), 3600, 1, 366 * 24 * 3600),
     protect: setting('PROTECT') ?? '',
     loginMaxFailures: integerSetting('LOGIN_MAX_FAILURES', setting('LOGIN_MAX_FAILURES'), 10, 0, 1_000_000),
+    // One core stays free for serving requests while others hash.
+    hashConcurrency: integerSetting('HASH_CONCURRENCY', setting('HASH_CONCURRENCY'), Math.max(1, availableParallelism() - 1), 1, 64),
+    hashQueueLimit: integerSetting('HASH_QUEUE_LIMIT', setting('HASH_QUEUE_LIMIT'), 32, 0, 100_000),
+  };
+}
+
+const HOUR_SECONDS = 3600;
+
+function connectionSettings(setting: SettingLookup): ConnectionLimits {
+  const headers = integerSetting('HEADERS_TIMEOUT', setting('HEADERS_TIMEOUT'), 10, 1, HOUR_SECONDS);
+  const request = integerSetting('REQUEST_TIMEOUT', setting('REQUEST_TIMEOUT'), 30, 1, HOUR_SECONDS);
+  // Node refuses a headers timeout longer than the whole request's.
+  if (headers > request) throw new ConfigError(`HEADERS_TIMEOUT (${headers}) must not be longer than REQUEST_TIMEOUT (${request})`);
+  return {
+    headersTimeoutMs: headers * 1000,
+    requestTimeoutMs: request * 1000,
+    keepAliveTimeoutMs: integerSetting('KEEP_ALIVE_TIMEOUT', setting('KEEP_ALIVE_TIMEOUT'), 5, 1, HOUR_SECONDS) * 1000,
+    maxConnections: integerSetting('MAX_CONNECTIONS', setting('MAX_CONNECTIONS'), 10_000, 0, 1_000_000),
+    shutdownGraceMs: integerSetting('SHUTDOWN_GRACE', setting('SHUTDOWN_GRACE'), 10, 0, HOUR_SECONDS) * 1000,
   };
 }

@@ -16,12 +16,19 @@ export const SETTING_NAMES = [
   'TLS_CERT',
   'TLS_KEY',
   'STORE_QUEUE_LIMIT',
+  'HEADERS_TIMEOUT',
+  'REQUEST_TIMEOUT',
+  'KEEP_ALIVE_TIMEOUT',
+  'MAX_CONNECTIONS',
+  'SHUTDOWN_GRACE',
   'AUTH_USERS',
   'API_KEYS',
   'JWT_SECRET',
   'JWT_TTL',
   'PROTECT',
   'LOGIN_MAX_FAILURES',
+  'HASH_CONCURRENCY',
+  'HASH_QUEUE_LIMIT',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

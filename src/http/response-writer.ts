@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Buffer } from 'node:buffer';
 import type { HttpErrorTable } from './http-errors.js';
+import type { DrainState } from './drain.js';
 import type { HeaderList, JsonBody, Reply } from './reply.js';
 
 /**
@@ -39,9 +40,11 @@ export type ReplyWriter = (res: ServerResponse, reply: Reply) => void;
 
 /**
  * Builds the writer for one error table. Error answers with the table's own
- * wording never change at run time, so each is prepared once.
+ * wording never change at run time, so each is prepared once. While the
+ * service drains, every answer closes its connection (Node then writes
+ * `Connection: close`).
  */
-export function createReplyWriter(errors: HttpErrorTable): ReplyWriter {
+export function createReplyWriter(errors: HttpErrorTable, drain: DrainState): ReplyWriter {
   const prepared = new Map<string, PreparedError>();
   for (const [code, spec] of Object.entries(errors)) {
     const text = spec.format === 'text';
@@ -69,6 +72,7 @@ export function createReplyWriter(errors: HttpErrorTable): ReplyWriter {
   };
 
   return (res, reply) => {
+    if (drain.draining) res.shouldKeepAlive = false;
     switch (reply.kind) {
       case 'json':
         writeJson(res, reply.status, reply.body, reply.headers);

@@ -16,6 +16,7 @@ interface PathEntry<Caller, Command> {
 }
 
 const noop = (): void => {};
+const MAX_PARAM_LENGTH = 65_536;
 const ROUTE_NOT_FOUND = errorReply('ROUTE_NOT_FOUND' satisfies TransportErrorCode);
 
 export interface RouterParts<Caller, Command> {
@@ -32,7 +33,10 @@ export interface RouterParts<Caller, Command> {
  */
 export function createRouter<Caller, Command>({ routes, basePath, run, write }: RouterParts<Caller, Command>): RequestListener {
   // Trailing slashes are served, not redirected; find() ignores query strings.
-  const router = FindMyWay({ ignoreTrailingSlash: true });
+  // find-my-way drops a route whose parameter is over 100 characters, which
+  // would turn `/products/000…0007` (7, to the contract) into "Route not
+  // found"; Node's header size limit (16 KiB) already bounds the request line.
+  const router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH });
   const byPath = new Map<string, Map<string, ResolvedRoute<Caller, Command>>>();
   for (const route of routes) {
     const { path, method } = route.definition;
