@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, RequestListener, Server } from 'node:http';
+import net from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ServiceConfig } from '../config/load-config.js';
 import type { DrainState } from './drain.js';
@@ -49,23 +50,24 @@ export function listen(server: Server, config: ServiceConfig): Promise<string> {
 }
 
 /**
- * Stops accepting connections and resolves once every in-flight request has
- * been answered. From now on every response says `Connection: close`, so a
- * keep-alive client learns the connection ends with the answer instead of
- * sending its next request into a socket being closed; idle connections are
- * closed at once. Whatever is still open after `graceMs` (a client that sends
- * half a request and stops) is cut.
+ * Stops accepting connections and resolves once every open connection has
+ * ended. From now on every response says `Connection: close`, so each
+ * keep-alive connection ends with its next answer; one that stays idle ends
+ * at its keep-alive timeout, as it would have anyway. Whatever is still open
+ * after `graceMs` (a client that sent half a request and stopped) is cut.
+ *
+ * net.Server's close, not http.Server's: since Node 19 the latter also closes
+ * idle keep-alive connections at once, which races the request a client may
+ * be sending on one at that moment: a reset the client cannot tell from a
+ * lost POST.
  */
 export function closeGracefully(server: Server, drain: DrainState, graceMs: number): Promise<void> {
   drain.draining = true;
   return new Promise((resolve) => {
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
-    server.close(() => {
-      clearInterval(sweep);
+    net.Server.prototype.close.call(server, () => {
       clearTimeout(deadline);
       resolve();
     });
-    server.closeIdleConnections();
   });
 }

@@ -1,0 +1,76 @@
+/**
+ * Regression (hardening issue, finding 2): every bogus Basic header and every
+ * /login for an unknown user cost one scrypt hash, and nothing limited how
+ * many ran: a handful a second used both cores. Hashes now pass a gate with
+ * a ceiling (past it 503 with Retry-After), failed Basic attempts are
+ * throttled like logins, and verified Basic credentials are remembered for a
+ * minute so a hot Basic route pays one hash, not one per request.
+ */
+import test from 'ava';
+import { performance } from 'node:perf_hooks';
+import { call, getJson, ownService, postJson } from './helpers/product-api.js';
+import { assertTextFailure, basicAuth, hashPasswordWithService } from './helpers/auth-api.js';
+
+const PASSWORD = 'Hashed-Pass-4471';
+let hash = '';
+test.before(async () => {
+  hash = await hashPasswordWithService(PASSWORD);
+});
+
+function percentile(samples: readonly number[], fraction: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+test.serial('a flood of logins for unknown users is queued up to HASH_QUEUE_LIMIT, the rest refused 503 with Retry-After, while GET /products/:id stays fast', async (t) => {
+  const service = await ownService(t, { env: { AUTH_USERS: `carol:${hash}`, HASH_CONCURRENCY: '1', HASH_QUEUE_LIMIT: '3', LOGIN_MAX_FAILURES: '0' } });
+  // Warm: the first request opens the connection and compiles the path.
+  for (let index = 0; index < 20; index++) await getJson(service, '/products/1');
+  const flood = Promise.all(Array.from({ length: 40 }, (_, index) => postJson(service, '/login', { username: `nobody-${index}`, password: 'guess' })));
+  const latencies: number[] = [];
+  for (let index = 0; index < 200; index++) {
+    const started = performance.now();
+    const response = await getJson(service, '/products/1');
+    latencies.push(performance.now() - started);
+    t.is(response.status, 200);
+  }
+  const answers = await flood;
+  const refused = answers.filter((answer) => answer.status === 503);
+  const failed = answers.filter((answer) => answer.status === 401);
+  t.is(refused.length + failed.length, 40, 'every login is either refused or answered 401');
+  t.true(refused.length >= 30, `only ${refused.length} of 40 refused with one hashing and three waiting`);
+  t.true(failed.length >= 1, 'the ones let in were checked');
+  for (const answer of refused) {
+    assertTextFailure(t, answer, 503, /retry/i, null, 'hashing busy');
+    t.is(answer.headers.get('retry-after'), '1');
+  }
+  const p99 = percentile(latencies, 0.99);
+  t.log(`GET /products/1 during the flood: p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; ${refused.length} logins refused, ${failed.length} checked`);
+  // One hash is ~100 ms of a core; the reads must not queue behind hashes.
+  t.true(p99 < 100, `p99 ${p99.toFixed(1)} ms`);
+});
+
+test('failed Basic attempts are throttled like logins: after LOGIN_MAX_FAILURES, 429 with Retry-After even with the right password', async (t) => {
+  const service = await ownService(t, { env: { AUTH_USERS: 'alice:secret', LOGIN_MAX_FAILURES: '3', PROTECT: 'GET /products/:id=basic' } });
+  for (let index = 0; index < 3; index++) t.is((await call(service, 'GET', '/products/1', undefined, basicAuth('alice', `wrong-${index}`))).status, 401);
+  const throttled = await call(service, 'GET', '/products/1', undefined, basicAuth('alice', 'secret'));
+  assertTextFailure(t, throttled, 429, /too many/i, null, 'throttled Basic');
+  t.regex(throttled.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
+  // Another user from the same address is not affected.
+  t.is((await call(service, 'GET', '/products/1', undefined, basicAuth('bob', 'x'))).status, 401);
+});
+
+test('a hot Basic route with a hashed password pays one hash, not one per request', async (t) => {
+  const service = await ownService(t, { env: { AUTH_USERS: `carol:${hash}`, PROTECT: 'GET /products/:id=basic' } });
+  const first = performance.now();
+  t.is((await call(service, 'GET', '/products/1', undefined, basicAuth('carol', PASSWORD))).status, 200);
+  const oneHashMs = performance.now() - first;
+  const started = performance.now();
+  for (let index = 0; index < 30; index++) t.is((await call(service, 'GET', '/products/1', undefined, basicAuth('carol', PASSWORD))).status, 200);
+  const thirtyMs = performance.now() - started;
+  t.log(`first request ${oneHashMs.toFixed(0)} ms (one scrypt); the next 30 together ${thirtyMs.toFixed(0)} ms`);
+  // Thirty hashes would take thirty times the first request.
+  t.true(thirtyMs < oneHashMs * 10, `30 requests took ${thirtyMs.toFixed(0)} ms against ${oneHashMs.toFixed(0)} ms for one hash`);
+  // A wrong password is still checked, never served from the cache.
+  t.is((await call(service, 'GET', '/products/1', undefined, basicAuth('carol', `${PASSWORD}x`))).status, 401);
+});
