@@ -74,10 +74,13 @@ export const SERVERS: readonly ServerDefinition[] = [
   },
   { name: 'fastify', role: 'peer', args: ['bench/peers/fastify.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
   { name: 'express', role: 'peer', args: ['bench/peers/express.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
+  { name: 'raw-node', role: 'peer', args: ['bench/peers/raw-node.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
 ];
 
-/** The name ratios are taken against. */
+/** The name ratios are taken against, and the targets judged by. */
 export const BASELINE = 'fastify';
+/** Bare node:http, no framework: the ceiling the service's ratios are also shown against. */
+export const CEILING = 'raw-node';
 
 export interface RunningServer {
   readonly definition: ServerDefinition;
