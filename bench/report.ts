@@ -1,7 +1,7 @@
 /**
  * The run as markdown: what ran where, one row per case and server with its
- * ratios against the baseline, the mix's by-id latency, the scaling run, and
- * each of issue 4's targets judged against the numbers.
+ * ratios against the baseline and the ceiling, the mix's by-id latency, the
+ * scaling run, and each of issue 4's targets judged against the numbers.
  */
 import { QUIET_CORES, type Machine, type ProcessMemory } from './proc-stats.js';
 import type { RoundsMeasurement } from './rounds.js';
@@ -42,6 +42,8 @@ export interface RunRecord {
   /** os.loadavg() at the start and end: the machine may be shared. */
   readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] };
   readonly baseline: string;
+  /** The framework-free peer: how far every row is from what Node itself allows. */
+  readonly ceiling: string;
   readonly serverNames: readonly string[];
   readonly scenarios: readonly Scenario[];
   readonly cases: readonly CaseResult[];
@@ -91,22 +93,30 @@ function find(record: RunRecord, scenarioId: string, serverName: string): CaseRe
 // ---- tables -----------------------------------------------------------------
 
 function scenarioTable(record: RunRecord): string {
-  const b = record.baseline;
+  const { baseline: b, ceiling: c } = record;
+  // Each ratio against the ceiling sits beside the same ratio against the
+  // baseline, so a row reads "this far from Fastify, this far from bare Node".
+  const header = [
+    'case', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req (range)',
+    `req/s ÷ ${b}`, `req/s ÷ ${c}`, `CPU ÷ ${b}`, `CPU ÷ ${c}`, `p99 ÷ ${b}`,
+    'CPU busy: server / load / others', 'errors', 'unexpected', 'checks',
+  ];
   const rows: string[][] = [];
   for (const scenario of record.scenarios) {
     const base = valid(find(record, scenario.id, b));
+    const ceiling = valid(find(record, scenario.id, c));
     for (const name of record.serverNames) {
       const result = find(record, scenario.id, name);
       if (result === undefined) continue;
       const label = `${scenario.id} ${scenario.name}: ${scenario.describe(result.size)}`;
       const m = result.measurement;
       if (m === undefined) {
-        rows.push([label, name, '–', '–', '–', '–', '–', '–', '–', '–', '–', '–', `FAILED: ${result.failure ?? 'no measurement'}`]);
+        rows.push([label, name, ...header.slice(3).map(() => '–'), `FAILED: ${result.failure ?? 'no measurement'}`]);
         continue;
       }
       const ok = m.problems.length === 0;
-      const compare = (mine: number | undefined, theirs: number | undefined): number | undefined =>
-        ok && base !== undefined && mine !== undefined && theirs !== undefined ? mine / theirs : undefined;
+      const compare = (mine: number | undefined, theirs: number | undefined): string =>
+        ratio(ok && mine !== undefined && theirs !== undefined ? mine / theirs : undefined);
       rows.push([
         label,
         name,
@@ -115,9 +125,11 @@ function scenarioTable(record: RunRecord): string {
         // Timed-out requests are missing from the latencies: p99 is a floor.
         `${m.errors > 0 ? '≥ ' : ''}${fixed(m.p99Ms, 2)}`,
         cpuCell(m),
-        ratio(compare(m.requestsPerSecond, base?.requestsPerSecond)),
-        ratio(compare(m.cpuMicrosPerRequest, base?.cpuMicrosPerRequest)),
-        ratio(compare(m.p99Ms, base?.p99Ms)),
+        compare(m.requestsPerSecond, base?.requestsPerSecond),
+        compare(m.requestsPerSecond, ceiling?.requestsPerSecond),
+        compare(m.cpuMicrosPerRequest, base?.cpuMicrosPerRequest),
+        compare(m.cpuMicrosPerRequest, ceiling?.cpuMicrosPerRequest),
+        compare(m.p99Ms, base?.p99Ms),
         `${share(m.serverBusy)} / ${share(m.loadBusy)} / ${share(m.othersBusy)}`,
         String(m.errors),
         String(m.unexpected),
@@ -125,10 +137,7 @@ function scenarioTable(record: RunRecord): string {
       ]);
     }
   }
-  return table(
-    ['case', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req (range)', `req/s ÷ ${b}`, `CPU ÷ ${b}`, `p99 ÷ ${b}`, 'CPU busy: server / load / others', 'errors', 'unexpected', 'checks'],
-    rows,
-  );
+  return table(header, rows);
 }
 
 function focusTable(record: RunRecord, scenario: Scenario): string {
@@ -349,7 +358,7 @@ function targetsSection(record: RunRecord): string {
 export function renderReport(record: RunRecord): string {
   const o = record.options;
   const sections = [
-    `# Benchmark: catalogue against Fastify and Express`,
+    `# Benchmark: catalogue against Fastify, Express and bare node:http`,
     '',
     `- Date: ${record.startedAt.toISOString().replace(/\.\d+Z$/, 'Z')}; the whole run took ${duration(record.seconds)}${o.smoke ? ' (smoke mode)' : ''}`,
     `- Runtime: Node ${record.machine.node}; ${Object.entries(record.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
@@ -362,7 +371,7 @@ export function renderReport(record: RunRecord): string {
       'CPU µs/req is the server process\'s utime+stime (all threads) from /proc/PID/stat over the measured window divided by the responses in it. ' +
       'CPU busy is the share of one core the server and the load generator (autocannon, in the harness process) used over the window, and what everything else on the machine used: a server well under 100% was not the bottleneck (req/s then measures the load generator), and a large "others" means other work disturbed the case. ' +
       'The first response of every request kind is checked for the contract\'s shape and every status other than the expected one is counted: a row with any problem is INVALID and never compared. ' +
-      `Ratios are against ${record.baseline} (for CPU and p99, lower is better).`,
+      `Ratios are against ${record.baseline}, and for req/s and CPU also against ${record.ceiling} (the same routes on bare node:http, no framework: the ceiling); for CPU and p99, lower is better.`,
     '',
     '## Scenarios',
     '',

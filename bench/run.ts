@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describePinning, reExecOnLoadCore } from './pinning.js';
 import { OptionError, USAGE, parseOptions, type BenchOptions } from './options.js';
 import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, type Scenario } from './scenarios.js';
-import { BASELINE, SERVERS, selectServers, startServer, type RunningServer, type ServerDefinition } from './servers.js';
+import { BASELINE, CEILING, SERVERS, selectServers, startServer, type RunningServer, type ServerDefinition } from './servers.js';
 import { measure, type LoadSettings, type Measurement } from './load.js';
 import { seedProducts, type SeedReport } from './seed.js';
 import { QUIET_CORES, describeMachine, processMemory, waitForQuiet } from './proc-stats.js';
@@ -201,6 +201,7 @@ async function main(args: readonly string[], options: BenchOptions): Promise<num
     pinning: describePinning(),
     loadAverage: { start: loadAverageStart, end: os.loadavg() },
     baseline: BASELINE,
+    ceiling: CEILING,
     serverNames: servers.map((server) => server.name),
     scenarios,
     cases,
