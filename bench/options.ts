@@ -8,6 +8,8 @@ export interface BenchOptions {
   readonly smoke: boolean;
   /** Flags that add optional servers (`--with-bearer`). */
   readonly serverFlags: ReadonlySet<string>;
+  /** No taskset: every server may use every core, beside the load generator. */
+  readonly unpinned: boolean;
   readonly connections: number;
   readonly duration: number;
   readonly warmup: number;
@@ -23,7 +25,7 @@ export interface BenchOptions {
   readonly scenarios: readonly string[] | undefined;
   /** Server names to run; undefined for all (flagged ones only when flagged). */
   readonly servers: readonly string[] | undefined;
-  /** Everything was run with the standard sizes: only such a run is written to RESULTS.md. */
+  /** Everything was run pinned, with the standard sizes: only such a run is written to RESULTS.md. */
   readonly complete: boolean;
 }
 
@@ -34,6 +36,7 @@ export class OptionError extends Error {
 export const USAGE = `usage: npm run bench -- [options]
   --smoke               about a second per case, small collections, RESULTS.md untouched
   --with-bearer         add catalogue+bearer (PROTECT="GET /products/:id=bearer", token from POST /login)
+  --unpinned            no taskset: servers may use every core (a worker beside its front), the load generator too; RESULTS.md untouched
   --duration SECONDS    measured seconds per round (default 5; smoke 1)
   --warmup SECONDS      warm-up seconds before each round (default 2; smoke 0.3)
   --rounds N            rounds per server and case, servers taking turns; medians are reported (default 3; smoke 1)
@@ -68,7 +71,7 @@ export function parseOptions(args: readonly string[], known: { scenarios: readon
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] as string;
     const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (name === '--smoke' || name === '--with-bearer' || name === '--help') {
+    if (name === '--smoke' || name === '--with-bearer' || name === '--unpinned' || name === '--help') {
       flags.add(name);
     } else if (takesValue.has(name)) {
       const value = inline ?? args[++index];
@@ -99,6 +102,7 @@ export function parseOptions(args: readonly string[], known: { scenarios: readon
   const options = {
     smoke,
     serverFlags: new Set([...flags].filter((flag) => flag.startsWith('--with-'))),
+    unpinned: flags.has('--unpinned'),
     connections: read('--connections', (raw) => positiveNumber('--connections', raw, { integer: true, min: 1 }), 100),
     duration: read('--duration', (raw) => positiveNumber('--duration', raw, { integer: false, min: 0.1 }), base.duration),
     warmup: read('--warmup', (raw) => positiveNumber('--warmup', raw, { integer: false, min: 0 }), base.warmup),
@@ -109,8 +113,11 @@ export function parseOptions(args: readonly string[], known: { scenarios: readon
     scenarios,
     servers,
   };
+  // The committed results are the pinned comparison the targets assume; an
+  // unpinned run answers another question and must not replace them.
   const complete =
     !smoke &&
+    !options.unpinned &&
     scenarios === undefined &&
     servers === undefined &&
     largeSize === FULL.largeSize &&

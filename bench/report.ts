@@ -9,6 +9,7 @@ import type { Scenario } from './scenarios.js';
 import type { SeedReport } from './seed.js';
 import type { ServerDefinition } from './servers.js';
 import type { BenchOptions } from './options.js';
+import { describePlacement, type Placement } from './pinning.js';
 
 export interface CaseResult {
   readonly scenario: Scenario;
@@ -38,7 +39,8 @@ export interface RunRecord {
   readonly options: BenchOptions;
   readonly machine: Machine;
   readonly versions: Readonly<Record<string, string>>;
-  readonly pinning: string;
+  /** Pinned, unpinned (`--unpinned`), or not pinned because it could not be. */
+  readonly placement: Placement;
   /** os.loadavg() at the start and end: the machine may be shared. */
   readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] };
   readonly baseline: string;
@@ -341,7 +343,8 @@ function scalingVerdicts(record: RunRecord): Verdict[] {
 
 function targetsSection(record: RunRecord): string {
   const lines: string[] = ['## Targets (issue 4)', ''];
-  if (record.options.smoke) lines.push('_Smoke run: a second per case is too short to judge; these lines only show that the evaluation works._', '');
+  if (record.options.smoke) lines.push('_Smoke run: a fraction of a second per case is too short to judge; these lines only show that the evaluation works._', '');
+  if (record.placement === 'unpinned') lines.push('_Unpinned run: the targets assume one core per server and here each could use every core: the verdicts below show the numbers, not whether the issue\'s targets are met._', '');
   const services = record.serverNames.filter((name) => record.cases.some((c) => c.server.name === name && c.server.role === 'service'));
   for (const service of services) {
     lines.push(`### ${service}`, '', ...serviceVerdicts(record, service).map(verdictLine), '');
@@ -365,7 +368,7 @@ export function renderReport(record: RunRecord): string {
     `- Machine: ${record.machine.cpuModel}, ${record.machine.cores} cores, ${record.machine.memoryGiB} GiB, ${record.machine.kernel}`,
     `- Command: ${record.commands.map((command) => `\`${command}\``).join(', which runs ')}`,
     `- Options: ${o.connections} connections, pipelining 1, ${o.duration} s measured after ${o.warmup} s warm-up per round, ${o.rounds} round${o.rounds === 1 ? '' : 's'} per server and case (servers taking turns in a rotating order; every figure is the median of the rounds, the CPU range is the lowest and highest round); up to ${o.quietWait} s wait before each round for the machine to be quiet (other work under ${QUIET_CORES} cores); large collection ${integer(o.largeSize)} products; scaling at ${o.scalingSizes.map(integer).join(', ') || 'none'}`,
-    `- Pinning: ${record.pinning}`,
+    `- Pinning: ${describePlacement(record.placement)}`,
     `- Load average (1, 5, 15 min): ${record.loadAverage.start.map((v) => v.toFixed(2)).join(', ')} at the start, ${record.loadAverage.end.map((v) => v.toFixed(2)).join(', ')} at the end`,
     '- Method: for every case, round after round, the servers run back to back, each as a fresh child process on a free port: seeded over HTTP (not measured), warmed up, measured, stopped. ' +
       'CPU µs/req is the server process\'s utime+stime (all threads) from /proc/PID/stat over the measured window divided by the responses in it. ' +

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { describePinning, reExecOnLoadCore } from './pinning.js';
+import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } from './pinning.js';
 import { OptionError, USAGE, parseOptions, type BenchOptions } from './options.js';
 import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, type Scenario } from './scenarios.js';
 import { BASELINE, CEILING, SERVERS, selectServers, startServer, type RunningServer, type ServerDefinition } from './servers.js';
@@ -37,8 +37,8 @@ function summary(m: Measurement): string {
   return `${Math.round(m.requestsPerSecond).toLocaleString('en')} req/s, p99 ${m.p99Ms.toFixed(2)} ms${cpu}${flag}`;
 }
 
-async function withServer<T>(definition: ServerDefinition, work: (server: RunningServer) => Promise<T>): Promise<T> {
-  const server = await startServer(definition);
+async function withServer<T>(definition: ServerDefinition, placement: Placement, work: (server: RunningServer) => Promise<T>): Promise<T> {
+  const server = await startServer(definition, placement);
   try {
     return await work(server);
   } finally {
@@ -53,9 +53,13 @@ async function quietMoment(seconds: number): Promise<void> {
   if (busyCores !== undefined && busyCores >= QUIET_CORES && waitedSeconds >= seconds) progress(`  (machine still busy after ${seconds} s: ${busyCores.toFixed(2)} cores used by other work)`);
 }
 
-/** How a case is repeated: rounds per server, and the wait for a quiet machine before each. */
-interface Pacing {
+/** How every case of the run is run: the load, where the servers may execute, and how it is repeated. */
+interface CaseSetup {
+  readonly settings: LoadSettings;
+  readonly placement: Placement;
+  /** Rounds per server. */
   readonly rounds: number;
+  /** The longest wait for a quiet machine before each round. */
   readonly quietWait: number;
 }
 
@@ -69,19 +73,19 @@ function rotate<T>(items: readonly T[], by: number): T[] {
  * One scenario: every server, fresh each time, round after round. A server
  * that fails once is dropped from the later rounds and its row says why.
  */
-async function runScenario(scenario: Scenario, size: number, servers: readonly ServerDefinition[], settings: LoadSettings, pacing: Pacing): Promise<CaseResult[]> {
+async function runScenario(scenario: Scenario, size: number, servers: readonly ServerDefinition[], setup: CaseSetup): Promise<CaseResult[]> {
   const rounds = new Map<string, Measurement[]>(servers.map((server) => [server.name, []]));
   const seeds = new Map<string, SeedReport | undefined>();
   const failures = new Map<string, string>();
-  for (let round = 0; round < pacing.rounds; round++) {
+  for (let round = 0; round < setup.rounds; round++) {
     for (const definition of rotate(servers, round)) {
       if (failures.has(definition.name)) continue;
-      await quietMoment(pacing.quietWait);
-      const label = `${pacing.rounds > 1 ? `${round + 1}/${pacing.rounds} ` : ''}${definition.name}`.padEnd(21);
+      await quietMoment(setup.quietWait);
+      const label = `${setup.rounds > 1 ? `${round + 1}/${setup.rounds} ` : ''}${definition.name}`.padEnd(21);
       try {
-        const measurement = await withServer(definition, async (server) => {
+        const measurement = await withServer(definition, setup.placement, async (server) => {
           seeds.set(definition.name, size > SEED_SIZE ? await seedProducts(server.url, server.headers, SEED_SIZE, size) : undefined);
-          return measure(server.url, server.pid, server.headers, scenario.plan(size, seededRandom(RANDOM_SEED)), settings);
+          return measure(server.url, server.pid, server.headers, scenario.plan(size, seededRandom(RANDOM_SEED)), setup.settings);
         });
         rounds.get(definition.name)?.push(measurement);
         progress(`  ${label} ${summary(measurement)}`);
@@ -106,28 +110,28 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
 }
 
 /** The scaling run at one size: one process, seeded once, each case measured round after round. */
-async function runScalingStep(definition: ServerDefinition, size: number, settings: LoadSettings, pacing: Pacing): Promise<ScalingStep> {
+async function runScalingStep(definition: ServerDefinition, size: number, setup: CaseSetup): Promise<ScalingStep> {
   const measured = new Map<string, Measurement[]>(SCALING_CASES.map((scalingCase) => [scalingCase.name, []]));
   let seed: ScalingStep['seed'];
   let memoryAfterSeed: ScalingStep['memoryAfterSeed'];
   let memoryAfterLoad: ScalingStep['memoryAfterLoad'];
   let failure: string | undefined;
   try {
-    await withServer(definition, async (server) => {
+    await withServer(definition, setup.placement, async (server) => {
       if (size > SEED_SIZE) {
         progress(`  seeding ${size.toLocaleString('en')} products…`);
         seed = await seedProducts(server.url, server.headers, SEED_SIZE, size);
         progress(`  seeded in ${seed.seconds.toFixed(1)} s`);
       }
       memoryAfterSeed = processMemory(server.pid);
-      for (let round = 0; round < pacing.rounds; round++) {
+      for (let round = 0; round < setup.rounds; round++) {
         // POST+DELETE pairs cut off at the end of a run leave a few products
         // with ids above `size`, which the random by-id reads never ask for.
         for (const scalingCase of SCALING_CASES) {
-          await quietMoment(pacing.quietWait);
-          const measurement = await measure(server.url, server.pid, server.headers, scalingCase.plan(size, seededRandom(RANDOM_SEED)), settings);
+          await quietMoment(setup.quietWait);
+          const measurement = await measure(server.url, server.pid, server.headers, scalingCase.plan(size, seededRandom(RANDOM_SEED)), setup.settings);
           measured.get(scalingCase.name)?.push(measurement);
-          progress(`  ${`${pacing.rounds > 1 ? `${round + 1}/${pacing.rounds} ` : ''}${scalingCase.name}`.padEnd(21)} ${summary(measurement)}`);
+          progress(`  ${`${setup.rounds > 1 ? `${round + 1}/${setup.rounds} ` : ''}${scalingCase.name}`.padEnd(21)} ${summary(measurement)}`);
         }
       }
       memoryAfterLoad = processMemory(server.pid);
@@ -165,21 +169,25 @@ function commandLines(args: readonly string[]): string[] {
   return process.env.npm_lifecycle_event === 'bench' ? [`npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`, direct] : [direct];
 }
 
-async function main(args: readonly string[], options: BenchOptions): Promise<number> {
+async function main(args: readonly string[], options: BenchOptions, placement: Placement): Promise<number> {
   const startedAt = new Date();
   const loadAverageStart = os.loadavg();
   const started = performance.now();
   const servers = selectServers(options.serverFlags, options.servers);
   const scenarios = SCENARIOS.filter((scenario) => options.scenarios === undefined || options.scenarios.includes(scenario.id));
-  const settings: LoadSettings = { connections: options.connections, duration: options.duration, warmup: options.warmup };
-  const pacing: Pacing = { rounds: options.rounds, quietWait: options.quietWait };
-  progress(`bench: ${servers.map((s) => s.name).join(', ')}; ${describePinning()}`);
+  const setup: CaseSetup = {
+    settings: { connections: options.connections, duration: options.duration, warmup: options.warmup },
+    placement,
+    rounds: options.rounds,
+    quietWait: options.quietWait,
+  };
+  progress(`bench: ${servers.map((s) => s.name).join(', ')}; ${describePlacement(placement).replaceAll('**', '')}`);
 
   const cases: CaseResult[] = [];
   for (const scenario of scenarios) {
     const size = scenario.collection === 'seed' ? SEED_SIZE : options.largeSize;
     progress(`${scenario.id} ${scenario.name}: ${scenario.describe(size)}`);
-    cases.push(...(await runScenario(scenario, size, servers, settings, pacing)));
+    cases.push(...(await runScenario(scenario, size, servers, setup)));
   }
 
   const scaling: ScalingStep[] = [];
@@ -187,7 +195,7 @@ async function main(args: readonly string[], options: BenchOptions): Promise<num
   if (options.servers === undefined || options.servers.includes(SCALING_SERVER)) {
     for (const size of options.scalingSizes) {
       progress(`scaling: ${SCALING_SERVER} at ${size.toLocaleString('en')} products`);
-      scaling.push(await runScalingStep(scalingServer, size, settings, pacing));
+      scaling.push(await runScalingStep(scalingServer, size, setup));
     }
   }
 
@@ -198,7 +206,7 @@ async function main(args: readonly string[], options: BenchOptions): Promise<num
     options,
     machine: describeMachine(),
     versions: { catalogue: serviceRevision(), autocannon: packageVersion('autocannon'), fastify: packageVersion('fastify'), express: packageVersion('express') },
-    pinning: describePinning(),
+    placement,
     loadAverage: { start: loadAverageStart, end: os.loadavg() },
     baseline: BASELINE,
     ceiling: CEILING,
@@ -214,14 +222,13 @@ async function main(args: readonly string[], options: BenchOptions): Promise<num
     writeFileSync(RESULTS, `${report}\n`);
     progress(`wrote ${RESULTS}`);
   } else {
-    progress('RESULTS.md not written: only a complete run (no --smoke, all scenarios, servers and sizes) is.');
+    progress('RESULTS.md not written: only a complete run (pinned, no --smoke, all scenarios, servers and sizes) is.');
   }
   const failures = runFailures(record);
   for (const failure of failures) progress(`FAIL ${failure}`);
   return failures.length === 0 ? 0 : 1;
 }
 
-reExecOnLoadCore();
 const args = process.argv.slice(2);
 let options: BenchOptions;
 try {
@@ -232,4 +239,7 @@ try {
   process.stderr.write(`${USAGE}\n`);
   process.exit(error.message === '' ? 0 : 2);
 }
-process.exitCode = await main(args, options);
+// Options first: --unpinned decides whether the harness moves to the load core.
+const placement = choosePlacement(options.unpinned);
+reExecOnLoadCore(placement);
+process.exitCode = await main(args, options, placement);
