@@ -11,9 +11,10 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } from './pinning.js';
+import { ServerLineup } from './server-lineup.js';
 import { OptionError, USAGE, parseOptions, type BenchOptions } from './options.js';
 import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, type Scenario } from './scenarios.js';
-import { BASELINE, CEILING, SERVERS, selectServers, startServer, type RunningServer, type ServerDefinition } from './servers.js';
+import { BASELINE, CEILING, SERVERS, selectServers, type RunningServer, type ServerDefinition } from './servers.js';
 import { measure, type LoadSettings, type Measurement } from './load.js';
 import { seedProducts, type SeedReport } from './seed.js';
 import { QUIET_CORES, describeMachine, processMemory, waitForQuiet } from './proc-stats.js';
@@ -37,8 +38,8 @@ function summary(m: Measurement): string {
   return `${Math.round(m.requestsPerSecond).toLocaleString('en')} req/s, p99 ${m.p99Ms.toFixed(2)} ms${cpu}${flag}`;
 }
 
-async function withServer<T>(definition: ServerDefinition, placement: Placement, work: (server: RunningServer) => Promise<T>): Promise<T> {
-  const server = await startServer(definition, placement);
+async function withServer<T>(definition: ServerDefinition, lineup: ServerLineup, work: (server: RunningServer) => Promise<T>): Promise<T> {
+  const server = await lineup.take(definition);
   try {
     return await work(server);
   } finally {
@@ -53,10 +54,10 @@ async function quietMoment(seconds: number): Promise<void> {
   if (busyCores !== undefined && busyCores >= QUIET_CORES && waitedSeconds >= seconds) progress(`  (machine still busy after ${seconds} s: ${busyCores.toFixed(2)} cores used by other work)`);
 }
 
-/** How every case of the run is run: the load, where the servers may execute, and how it is repeated. */
+/** How every case of the run is run: the load, where its servers come from, and how it is repeated. */
 interface CaseSetup {
   readonly settings: LoadSettings;
-  readonly placement: Placement;
+  readonly lineup: ServerLineup;
   /** Rounds per server. */
   readonly rounds: number;
   /** The longest wait for a quiet machine before each round. */
@@ -69,6 +70,16 @@ function rotate<T>(items: readonly T[], by: number): T[] {
   return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
+interface Turn {
+  readonly round: number;
+  readonly definition: ServerDefinition;
+}
+
+/** A scenario's turns in the order they run: round after round, the servers rotating. */
+function scenarioTurns(servers: readonly ServerDefinition[], rounds: number): Turn[] {
+  return Array.from({ length: rounds }, (_, round) => rotate(servers, round).map((definition) => ({ round, definition }))).flat();
+}
+
 /**
  * One scenario: every server, fresh each time, round after round. A server
  * that fails once is dropped from the later rounds and its row says why.
@@ -77,22 +88,20 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
   const rounds = new Map<string, Measurement[]>(servers.map((server) => [server.name, []]));
   const seeds = new Map<string, SeedReport | undefined>();
   const failures = new Map<string, string>();
-  for (let round = 0; round < setup.rounds; round++) {
-    for (const definition of rotate(servers, round)) {
-      if (failures.has(definition.name)) continue;
-      await quietMoment(setup.quietWait);
-      const label = `${setup.rounds > 1 ? `${round + 1}/${setup.rounds} ` : ''}${definition.name}`.padEnd(21);
-      try {
-        const measurement = await withServer(definition, setup.placement, async (server) => {
-          seeds.set(definition.name, size > SEED_SIZE ? await seedProducts(server.url, server.headers, SEED_SIZE, size) : undefined);
-          return measure(server.url, server.pid, server.headers, scenario.plan(size, seededRandom(RANDOM_SEED)), setup.settings);
-        });
-        rounds.get(definition.name)?.push(measurement);
-        progress(`  ${label} ${summary(measurement)}`);
-      } catch (error) {
-        failures.set(definition.name, (error as Error).message);
-        progress(`  ${label} FAILED: ${(error as Error).message}`);
-      }
+  for (const { round, definition } of scenarioTurns(servers, setup.rounds)) {
+    if (failures.has(definition.name)) continue;
+    await quietMoment(setup.quietWait);
+    const label = `${setup.rounds > 1 ? `${round + 1}/${setup.rounds} ` : ''}${definition.name}`.padEnd(21);
+    try {
+      const measurement = await withServer(definition, setup.lineup, async (server) => {
+        seeds.set(definition.name, size > SEED_SIZE ? await seedProducts(server.url, server.headers, SEED_SIZE, size) : undefined);
+        return measure(server.url, server.pid, server.headers, scenario.plan(size, seededRandom(RANDOM_SEED)), setup.settings);
+      });
+      rounds.get(definition.name)?.push(measurement);
+      progress(`  ${label} ${summary(measurement)}`);
+    } catch (error) {
+      failures.set(definition.name, (error as Error).message);
+      progress(`  ${label} FAILED: ${(error as Error).message}`);
     }
   }
   return servers.map((server) => {
@@ -117,7 +126,7 @@ async function runScalingStep(definition: ServerDefinition, size: number, setup:
   let memoryAfterLoad: ScalingStep['memoryAfterLoad'];
   let failure: string | undefined;
   try {
-    await withServer(definition, setup.placement, async (server) => {
+    await withServer(definition, setup.lineup, async (server) => {
       if (size > SEED_SIZE) {
         progress(`  seeding ${size.toLocaleString('en')} products…`);
         seed = await seedProducts(server.url, server.headers, SEED_SIZE, size);
@@ -175,28 +184,33 @@ async function main(args: readonly string[], options: BenchOptions, placement: P
   const started = performance.now();
   const servers = selectServers(options.serverFlags, options.servers);
   const scenarios = SCENARIOS.filter((scenario) => options.scenarios === undefined || options.scenarios.includes(scenario.id));
+  const scalingServer = SERVERS.find((server) => server.name === SCALING_SERVER) as ServerDefinition;
+  const scalingSizes = options.servers === undefined || options.servers.includes(SCALING_SERVER) ? options.scalingSizes : [];
+  // Every server the run will start, in order, for the lineup to start each one ahead.
+  const order = [...scenarios.flatMap(() => scenarioTurns(servers, options.rounds).map((turn) => turn.definition)), ...scalingSizes.map(() => scalingServer)];
+  const lineup = new ServerLineup(placement, options.startAhead ? order : []);
   const setup: CaseSetup = {
-    settings: { connections: options.connections, duration: options.duration, warmup: options.warmup },
-    placement,
+    settings: { connections: options.connections, duration: options.duration, requests: options.requests, warmup: options.warmup },
+    lineup,
     rounds: options.rounds,
     quietWait: options.quietWait,
   };
   progress(`bench: ${servers.map((s) => s.name).join(', ')}; ${describePlacement(placement).replaceAll('**', '')}`);
 
   const cases: CaseResult[] = [];
-  for (const scenario of scenarios) {
-    const size = scenario.collection === 'seed' ? SEED_SIZE : options.largeSize;
-    progress(`${scenario.id} ${scenario.name}: ${scenario.describe(size)}`);
-    cases.push(...(await runScenario(scenario, size, servers, setup)));
-  }
-
   const scaling: ScalingStep[] = [];
-  const scalingServer = SERVERS.find((server) => server.name === SCALING_SERVER) as ServerDefinition;
-  if (options.servers === undefined || options.servers.includes(SCALING_SERVER)) {
-    for (const size of options.scalingSizes) {
+  try {
+    for (const scenario of scenarios) {
+      const size = scenario.collection === 'seed' ? SEED_SIZE : options.largeSize;
+      progress(`${scenario.id} ${scenario.name}: ${scenario.describe(size)}`);
+      cases.push(...(await runScenario(scenario, size, servers, setup)));
+    }
+    for (const size of scalingSizes) {
       progress(`scaling: ${SCALING_SERVER} at ${size.toLocaleString('en')} products`);
       scaling.push(await runScalingStep(scalingServer, size, setup));
     }
+  } finally {
+    await lineup.close();
   }
 
   const record: RunRecord = {
