@@ -12,8 +12,14 @@ import { machineBusyMicroseconds, processCpuMicroseconds } from './proc-stats.js
 
 export interface LoadSettings {
   readonly connections: number;
-  /** Seconds measured. */
+  /** Seconds measured, unless `requests` is set. */
   readonly duration: number;
+  /**
+   * Requests measured instead of a timed window. A count ends once its
+   * responses are in, however busy the machine: a stalled moment then slows
+   * the case instead of leaving a request kind of a short window unanswered.
+   */
+  readonly requests: number | undefined;
   /** Seconds of warm-up before, on fresh connections; 0 for none. */
   readonly warmup: number;
 }
@@ -196,11 +202,13 @@ export async function measure(url: string, pid: number, credentials: Headers, pl
   const instance = autocannon({
     url,
     connections: settings.connections,
-    duration: settings.duration,
+    ...(settings.requests === undefined ? { duration: settings.duration } : { amount: settings.requests }),
     ...(settings.warmup > 0 ? { warmup: { duration: settings.warmup } } : {}),
     requests: plan.steps.map((step) => toRequest(step, credentials, recorder)),
-    // The end of `duration` is noticed at the next sample: keep that close.
-    sampleInt: 100,
+    // The end of the run is noticed at the next sample: keep that close. A
+    // count of a few hundred requests lasts about as long as one 100 ms
+    // sample, so it is watched ten times as often.
+    sampleInt: settings.requests === undefined ? 100 : 10,
     // Seconds. A server overloaded by 100 connections of 1 MB lists can leave
     // a request waiting longer than autocannon's default 10: count it as slow
     // rather than lose it as an error.
@@ -219,7 +227,9 @@ export async function measure(url: string, pid: number, credentials: Headers, pl
   });
   instance.on('response', (_client, _status, _bytes, responseTime) => recorder.timed(responseTime));
 
-  const result = await withDeadline(instance, settings.warmup + settings.duration + 60, 'load run');
+  // A count is given as long as a floor of 100 requests a second allows.
+  const measured = settings.requests === undefined ? settings.duration : settings.requests / 100;
+  const result = await withDeadline(instance, settings.warmup + measured + 60, 'load run');
   const seconds = (performance.now() - startedAt) / 1000;
   const cpuEnd = processCpuMicroseconds(pid);
   const loadCpu = process.cpuUsage(loadCpuStart);

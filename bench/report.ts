@@ -1,7 +1,7 @@
 /**
  * The run as markdown: what ran where, one row per case and server with its
- * ratios against the baseline, the mix's by-id latency, the scaling run, and
- * each of issue 4's targets judged against the numbers.
+ * ratios against the baseline and the ceiling, the mix's by-id latency, the
+ * scaling run, and each of issue 4's targets judged against the numbers.
  */
 import { QUIET_CORES, type Machine, type ProcessMemory } from './proc-stats.js';
 import type { RoundsMeasurement } from './rounds.js';
@@ -9,6 +9,7 @@ import type { Scenario } from './scenarios.js';
 import type { SeedReport } from './seed.js';
 import type { ServerDefinition } from './servers.js';
 import type { BenchOptions } from './options.js';
+import { describePlacement, type Placement } from './pinning.js';
 
 export interface CaseResult {
   readonly scenario: Scenario;
@@ -38,10 +39,13 @@ export interface RunRecord {
   readonly options: BenchOptions;
   readonly machine: Machine;
   readonly versions: Readonly<Record<string, string>>;
-  readonly pinning: string;
+  /** Pinned, unpinned (`--unpinned`), or not pinned because it could not be. */
+  readonly placement: Placement;
   /** os.loadavg() at the start and end: the machine may be shared. */
   readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] };
   readonly baseline: string;
+  /** The framework-free peer: how far every row is from what Node itself allows. */
+  readonly ceiling: string;
   readonly serverNames: readonly string[];
   readonly scenarios: readonly Scenario[];
   readonly cases: readonly CaseResult[];
@@ -91,22 +95,30 @@ function find(record: RunRecord, scenarioId: string, serverName: string): CaseRe
 // ---- tables -----------------------------------------------------------------
 
 function scenarioTable(record: RunRecord): string {
-  const b = record.baseline;
+  const { baseline: b, ceiling: c } = record;
+  // Each ratio against the ceiling sits beside the same ratio against the
+  // baseline, so a row reads "this far from Fastify, this far from bare Node".
+  const header = [
+    'case', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req (range)',
+    `req/s ÷ ${b}`, `req/s ÷ ${c}`, `CPU ÷ ${b}`, `CPU ÷ ${c}`, `p99 ÷ ${b}`,
+    'CPU busy: server / load / others', 'errors', 'unexpected', 'checks',
+  ];
   const rows: string[][] = [];
   for (const scenario of record.scenarios) {
     const base = valid(find(record, scenario.id, b));
+    const ceiling = valid(find(record, scenario.id, c));
     for (const name of record.serverNames) {
       const result = find(record, scenario.id, name);
       if (result === undefined) continue;
       const label = `${scenario.id} ${scenario.name}: ${scenario.describe(result.size)}`;
       const m = result.measurement;
       if (m === undefined) {
-        rows.push([label, name, '–', '–', '–', '–', '–', '–', '–', '–', '–', '–', `FAILED: ${result.failure ?? 'no measurement'}`]);
+        rows.push([label, name, ...header.slice(3).map(() => '–'), `FAILED: ${result.failure ?? 'no measurement'}`]);
         continue;
       }
       const ok = m.problems.length === 0;
-      const compare = (mine: number | undefined, theirs: number | undefined): number | undefined =>
-        ok && base !== undefined && mine !== undefined && theirs !== undefined ? mine / theirs : undefined;
+      const compare = (mine: number | undefined, theirs: number | undefined): string =>
+        ratio(ok && mine !== undefined && theirs !== undefined ? mine / theirs : undefined);
       rows.push([
         label,
         name,
@@ -115,9 +127,11 @@ function scenarioTable(record: RunRecord): string {
         // Timed-out requests are missing from the latencies: p99 is a floor.
         `${m.errors > 0 ? '≥ ' : ''}${fixed(m.p99Ms, 2)}`,
         cpuCell(m),
-        ratio(compare(m.requestsPerSecond, base?.requestsPerSecond)),
-        ratio(compare(m.cpuMicrosPerRequest, base?.cpuMicrosPerRequest)),
-        ratio(compare(m.p99Ms, base?.p99Ms)),
+        compare(m.requestsPerSecond, base?.requestsPerSecond),
+        compare(m.requestsPerSecond, ceiling?.requestsPerSecond),
+        compare(m.cpuMicrosPerRequest, base?.cpuMicrosPerRequest),
+        compare(m.cpuMicrosPerRequest, ceiling?.cpuMicrosPerRequest),
+        compare(m.p99Ms, base?.p99Ms),
         `${share(m.serverBusy)} / ${share(m.loadBusy)} / ${share(m.othersBusy)}`,
         String(m.errors),
         String(m.unexpected),
@@ -125,10 +139,7 @@ function scenarioTable(record: RunRecord): string {
       ]);
     }
   }
-  return table(
-    ['case', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req (range)', `req/s ÷ ${b}`, `CPU ÷ ${b}`, `p99 ÷ ${b}`, 'CPU busy: server / load / others', 'errors', 'unexpected', 'checks'],
-    rows,
-  );
+  return table(header, rows);
 }
 
 function focusTable(record: RunRecord, scenario: Scenario): string {
@@ -332,7 +343,8 @@ function scalingVerdicts(record: RunRecord): Verdict[] {
 
 function targetsSection(record: RunRecord): string {
   const lines: string[] = ['## Targets (issue 4)', ''];
-  if (record.options.smoke) lines.push('_Smoke run: a second per case is too short to judge; these lines only show that the evaluation works._', '');
+  if (record.options.smoke) lines.push('_Smoke run: a fraction of a second per case is too short to judge; these lines only show that the evaluation works._', '');
+  if (record.placement === 'unpinned') lines.push('_Unpinned run: the targets assume one core per server and here each could use every core: the verdicts below show the numbers, not whether the issue\'s targets are met._', '');
   const services = record.serverNames.filter((name) => record.cases.some((c) => c.server.name === name && c.server.role === 'service'));
   for (const service of services) {
     lines.push(`### ${service}`, '', ...serviceVerdicts(record, service).map(verdictLine), '');
@@ -349,20 +361,20 @@ function targetsSection(record: RunRecord): string {
 export function renderReport(record: RunRecord): string {
   const o = record.options;
   const sections = [
-    `# Benchmark: catalogue against Fastify and Express`,
+    `# Benchmark: catalogue against Fastify, Express and bare node:http`,
     '',
     `- Date: ${record.startedAt.toISOString().replace(/\.\d+Z$/, 'Z')}; the whole run took ${duration(record.seconds)}${o.smoke ? ' (smoke mode)' : ''}`,
     `- Runtime: Node ${record.machine.node}; ${Object.entries(record.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
     `- Machine: ${record.machine.cpuModel}, ${record.machine.cores} cores, ${record.machine.memoryGiB} GiB, ${record.machine.kernel}`,
     `- Command: ${record.commands.map((command) => `\`${command}\``).join(', which runs ')}`,
-    `- Options: ${o.connections} connections, pipelining 1, ${o.duration} s measured after ${o.warmup} s warm-up per round, ${o.rounds} round${o.rounds === 1 ? '' : 's'} per server and case (servers taking turns in a rotating order; every figure is the median of the rounds, the CPU range is the lowest and highest round); up to ${o.quietWait} s wait before each round for the machine to be quiet (other work under ${QUIET_CORES} cores); large collection ${integer(o.largeSize)} products; scaling at ${o.scalingSizes.map(integer).join(', ') || 'none'}`,
-    `- Pinning: ${record.pinning}`,
+    `- Options: ${o.connections} connections, pipelining 1, ${o.requests === undefined ? `${o.duration} s` : `${integer(o.requests)} requests`} measured after ${o.warmup} s warm-up per round, ${o.rounds} round${o.rounds === 1 ? '' : 's'} per server and case (servers taking turns in a rotating order; every figure is the median of the rounds, the CPU range is the lowest and highest round); up to ${o.quietWait} s wait before each round for the machine to be quiet (other work under ${QUIET_CORES} cores); large collection ${integer(o.largeSize)} products; scaling at ${o.scalingSizes.map(integer).join(', ') || 'none'}`,
+    `- Pinning: ${describePlacement(record.placement)}`,
     `- Load average (1, 5, 15 min): ${record.loadAverage.start.map((v) => v.toFixed(2)).join(', ')} at the start, ${record.loadAverage.end.map((v) => v.toFixed(2)).join(', ')} at the end`,
     '- Method: for every case, round after round, the servers run back to back, each as a fresh child process on a free port: seeded over HTTP (not measured), warmed up, measured, stopped. ' +
       'CPU µs/req is the server process\'s utime+stime (all threads) from /proc/PID/stat over the measured window divided by the responses in it. ' +
       'CPU busy is the share of one core the server and the load generator (autocannon, in the harness process) used over the window, and what everything else on the machine used: a server well under 100% was not the bottleneck (req/s then measures the load generator), and a large "others" means other work disturbed the case. ' +
       'The first response of every request kind is checked for the contract\'s shape and every status other than the expected one is counted: a row with any problem is INVALID and never compared. ' +
-      `Ratios are against ${record.baseline} (for CPU and p99, lower is better).`,
+      `Ratios are against ${record.baseline}, and for req/s and CPU also against ${record.ceiling} (the same routes on bare node:http, no framework: the ceiling); for CPU and p99, lower is better.`,
     '',
     '## Scenarios',
     '',

@@ -10,10 +10,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { describePinning, reExecOnLoadCore } from './pinning.js';
+import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } from './pinning.js';
+import { ServerLineup } from './server-lineup.js';
 import { OptionError, USAGE, parseOptions, type BenchOptions } from './options.js';
 import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, type Scenario } from './scenarios.js';
-import { BASELINE, SERVERS, selectServers, startServer, type RunningServer, type ServerDefinition } from './servers.js';
+import { BASELINE, CEILING, SERVERS, selectServers, type RunningServer, type ServerDefinition } from './servers.js';
 import { measure, type LoadSettings, type Measurement } from './load.js';
 import { seedProducts, type SeedReport } from './seed.js';
 import { QUIET_CORES, describeMachine, processMemory, waitForQuiet } from './proc-stats.js';
@@ -37,8 +38,8 @@ function summary(m: Measurement): string {
   return `${Math.round(m.requestsPerSecond).toLocaleString('en')} req/s, p99 ${m.p99Ms.toFixed(2)} ms${cpu}${flag}`;
 }
 
-async function withServer<T>(definition: ServerDefinition, work: (server: RunningServer) => Promise<T>): Promise<T> {
-  const server = await startServer(definition);
+async function withServer<T>(definition: ServerDefinition, lineup: ServerLineup, work: (server: RunningServer) => Promise<T>): Promise<T> {
+  const server = await lineup.take(definition);
   try {
     return await work(server);
   } finally {
@@ -53,9 +54,13 @@ async function quietMoment(seconds: number): Promise<void> {
   if (busyCores !== undefined && busyCores >= QUIET_CORES && waitedSeconds >= seconds) progress(`  (machine still busy after ${seconds} s: ${busyCores.toFixed(2)} cores used by other work)`);
 }
 
-/** How a case is repeated: rounds per server, and the wait for a quiet machine before each. */
-interface Pacing {
+/** How every case of the run is run: the load, where its servers come from, and how it is repeated. */
+interface CaseSetup {
+  readonly settings: LoadSettings;
+  readonly lineup: ServerLineup;
+  /** Rounds per server. */
   readonly rounds: number;
+  /** The longest wait for a quiet machine before each round. */
   readonly quietWait: number;
 }
 
@@ -65,30 +70,38 @@ function rotate<T>(items: readonly T[], by: number): T[] {
   return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
+interface Turn {
+  readonly round: number;
+  readonly definition: ServerDefinition;
+}
+
+/** A scenario's turns in the order they run: round after round, the servers rotating. */
+function scenarioTurns(servers: readonly ServerDefinition[], rounds: number): Turn[] {
+  return Array.from({ length: rounds }, (_, round) => rotate(servers, round).map((definition) => ({ round, definition }))).flat();
+}
+
 /**
  * One scenario: every server, fresh each time, round after round. A server
  * that fails once is dropped from the later rounds and its row says why.
  */
-async function runScenario(scenario: Scenario, size: number, servers: readonly ServerDefinition[], settings: LoadSettings, pacing: Pacing): Promise<CaseResult[]> {
+async function runScenario(scenario: Scenario, size: number, servers: readonly ServerDefinition[], setup: CaseSetup): Promise<CaseResult[]> {
   const rounds = new Map<string, Measurement[]>(servers.map((server) => [server.name, []]));
   const seeds = new Map<string, SeedReport | undefined>();
   const failures = new Map<string, string>();
-  for (let round = 0; round < pacing.rounds; round++) {
-    for (const definition of rotate(servers, round)) {
-      if (failures.has(definition.name)) continue;
-      await quietMoment(pacing.quietWait);
-      const label = `${pacing.rounds > 1 ? `${round + 1}/${pacing.rounds} ` : ''}${definition.name}`.padEnd(21);
-      try {
-        const measurement = await withServer(definition, async (server) => {
-          seeds.set(definition.name, size > SEED_SIZE ? await seedProducts(server.url, server.headers, SEED_SIZE, size) : undefined);
-          return measure(server.url, server.pid, server.headers, scenario.plan(size, seededRandom(RANDOM_SEED)), settings);
-        });
-        rounds.get(definition.name)?.push(measurement);
-        progress(`  ${label} ${summary(measurement)}`);
-      } catch (error) {
-        failures.set(definition.name, (error as Error).message);
-        progress(`  ${label} FAILED: ${(error as Error).message}`);
-      }
+  for (const { round, definition } of scenarioTurns(servers, setup.rounds)) {
+    if (failures.has(definition.name)) continue;
+    await quietMoment(setup.quietWait);
+    const label = `${setup.rounds > 1 ? `${round + 1}/${setup.rounds} ` : ''}${definition.name}`.padEnd(21);
+    try {
+      const measurement = await withServer(definition, setup.lineup, async (server) => {
+        seeds.set(definition.name, size > SEED_SIZE ? await seedProducts(server.url, server.headers, SEED_SIZE, size) : undefined);
+        return measure(server.url, server.pid, server.headers, scenario.plan(size, seededRandom(RANDOM_SEED)), setup.settings);
+      });
+      rounds.get(definition.name)?.push(measurement);
+      progress(`  ${label} ${summary(measurement)}`);
+    } catch (error) {
+      failures.set(definition.name, (error as Error).message);
+      progress(`  ${label} FAILED: ${(error as Error).message}`);
     }
   }
   return servers.map((server) => {
@@ -106,28 +119,28 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
 }
 
 /** The scaling run at one size: one process, seeded once, each case measured round after round. */
-async function runScalingStep(definition: ServerDefinition, size: number, settings: LoadSettings, pacing: Pacing): Promise<ScalingStep> {
+async function runScalingStep(definition: ServerDefinition, size: number, setup: CaseSetup): Promise<ScalingStep> {
   const measured = new Map<string, Measurement[]>(SCALING_CASES.map((scalingCase) => [scalingCase.name, []]));
   let seed: ScalingStep['seed'];
   let memoryAfterSeed: ScalingStep['memoryAfterSeed'];
   let memoryAfterLoad: ScalingStep['memoryAfterLoad'];
   let failure: string | undefined;
   try {
-    await withServer(definition, async (server) => {
+    await withServer(definition, setup.lineup, async (server) => {
       if (size > SEED_SIZE) {
         progress(`  seeding ${size.toLocaleString('en')} products…`);
         seed = await seedProducts(server.url, server.headers, SEED_SIZE, size);
         progress(`  seeded in ${seed.seconds.toFixed(1)} s`);
       }
       memoryAfterSeed = processMemory(server.pid);
-      for (let round = 0; round < pacing.rounds; round++) {
+      for (let round = 0; round < setup.rounds; round++) {
         // POST+DELETE pairs cut off at the end of a run leave a few products
         // with ids above `size`, which the random by-id reads never ask for.
         for (const scalingCase of SCALING_CASES) {
-          await quietMoment(pacing.quietWait);
-          const measurement = await measure(server.url, server.pid, server.headers, scalingCase.plan(size, seededRandom(RANDOM_SEED)), settings);
+          await quietMoment(setup.quietWait);
+          const measurement = await measure(server.url, server.pid, server.headers, scalingCase.plan(size, seededRandom(RANDOM_SEED)), setup.settings);
           measured.get(scalingCase.name)?.push(measurement);
-          progress(`  ${`${pacing.rounds > 1 ? `${round + 1}/${pacing.rounds} ` : ''}${scalingCase.name}`.padEnd(21)} ${summary(measurement)}`);
+          progress(`  ${`${setup.rounds > 1 ? `${round + 1}/${setup.rounds} ` : ''}${scalingCase.name}`.padEnd(21)} ${summary(measurement)}`);
         }
       }
       memoryAfterLoad = processMemory(server.pid);
@@ -165,30 +178,39 @@ function commandLines(args: readonly string[]): string[] {
   return process.env.npm_lifecycle_event === 'bench' ? [`npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`, direct] : [direct];
 }
 
-async function main(args: readonly string[], options: BenchOptions): Promise<number> {
+async function main(args: readonly string[], options: BenchOptions, placement: Placement): Promise<number> {
   const startedAt = new Date();
   const loadAverageStart = os.loadavg();
   const started = performance.now();
   const servers = selectServers(options.serverFlags, options.servers);
   const scenarios = SCENARIOS.filter((scenario) => options.scenarios === undefined || options.scenarios.includes(scenario.id));
-  const settings: LoadSettings = { connections: options.connections, duration: options.duration, warmup: options.warmup };
-  const pacing: Pacing = { rounds: options.rounds, quietWait: options.quietWait };
-  progress(`bench: ${servers.map((s) => s.name).join(', ')}; ${describePinning()}`);
+  const scalingServer = SERVERS.find((server) => server.name === SCALING_SERVER) as ServerDefinition;
+  const scalingSizes = options.servers === undefined || options.servers.includes(SCALING_SERVER) ? options.scalingSizes : [];
+  // Every server the run will start, in order, for the lineup to start each one ahead.
+  const order = [...scenarios.flatMap(() => scenarioTurns(servers, options.rounds).map((turn) => turn.definition)), ...scalingSizes.map(() => scalingServer)];
+  const lineup = new ServerLineup(placement, options.startAhead ? order : []);
+  const setup: CaseSetup = {
+    settings: { connections: options.connections, duration: options.duration, requests: options.requests, warmup: options.warmup },
+    lineup,
+    rounds: options.rounds,
+    quietWait: options.quietWait,
+  };
+  progress(`bench: ${servers.map((s) => s.name).join(', ')}; ${describePlacement(placement).replaceAll('**', '')}`);
 
   const cases: CaseResult[] = [];
-  for (const scenario of scenarios) {
-    const size = scenario.collection === 'seed' ? SEED_SIZE : options.largeSize;
-    progress(`${scenario.id} ${scenario.name}: ${scenario.describe(size)}`);
-    cases.push(...(await runScenario(scenario, size, servers, settings, pacing)));
-  }
-
   const scaling: ScalingStep[] = [];
-  const scalingServer = SERVERS.find((server) => server.name === SCALING_SERVER) as ServerDefinition;
-  if (options.servers === undefined || options.servers.includes(SCALING_SERVER)) {
-    for (const size of options.scalingSizes) {
-      progress(`scaling: ${SCALING_SERVER} at ${size.toLocaleString('en')} products`);
-      scaling.push(await runScalingStep(scalingServer, size, settings, pacing));
+  try {
+    for (const scenario of scenarios) {
+      const size = scenario.collection === 'seed' ? SEED_SIZE : options.largeSize;
+      progress(`${scenario.id} ${scenario.name}: ${scenario.describe(size)}`);
+      cases.push(...(await runScenario(scenario, size, servers, setup)));
     }
+    for (const size of scalingSizes) {
+      progress(`scaling: ${SCALING_SERVER} at ${size.toLocaleString('en')} products`);
+      scaling.push(await runScalingStep(scalingServer, size, setup));
+    }
+  } finally {
+    await lineup.close();
   }
 
   const record: RunRecord = {
@@ -198,9 +220,10 @@ async function main(args: readonly string[], options: BenchOptions): Promise<num
     options,
     machine: describeMachine(),
     versions: { catalogue: serviceRevision(), autocannon: packageVersion('autocannon'), fastify: packageVersion('fastify'), express: packageVersion('express') },
-    pinning: describePinning(),
+    placement,
     loadAverage: { start: loadAverageStart, end: os.loadavg() },
     baseline: BASELINE,
+    ceiling: CEILING,
     serverNames: servers.map((server) => server.name),
     scenarios,
     cases,
@@ -213,14 +236,13 @@ async function main(args: readonly string[], options: BenchOptions): Promise<num
     writeFileSync(RESULTS, `${report}\n`);
     progress(`wrote ${RESULTS}`);
   } else {
-    progress('RESULTS.md not written: only a complete run (no --smoke, all scenarios, servers and sizes) is.');
+    progress('RESULTS.md not written: only a complete run (pinned, no --smoke, all scenarios, servers and sizes) is.');
   }
   const failures = runFailures(record);
   for (const failure of failures) progress(`FAIL ${failure}`);
   return failures.length === 0 ? 0 : 1;
 }
 
-reExecOnLoadCore();
 const args = process.argv.slice(2);
 let options: BenchOptions;
 try {
@@ -231,4 +253,7 @@ try {
   process.stderr.write(`${USAGE}\n`);
   process.exit(error.message === '' ? 0 : 2);
 }
-process.exitCode = await main(args, options);
+// Options first: --unpinned decides whether the harness moves to the load core.
+const placement = choosePlacement(options.unpinned);
+reExecOnLoadCore(placement);
+process.exitCode = await main(args, options, placement);

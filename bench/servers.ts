@@ -2,12 +2,13 @@
  * The servers of a run: one named entry each (how to start it, its
  * environment, how to tell it is ready, and what a client must send to be let
  * in), so a variant is one more row. Each is a child process on a free port,
- * pinned to the server core, started fresh for every scenario.
+ * pinned to the server core unless the run is unpinned, started fresh for
+ * every scenario.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { onServerCore } from './pinning.js';
+import { serverCommand, type Placement } from './pinning.js';
 import { processName } from './proc-stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -74,10 +75,13 @@ export const SERVERS: readonly ServerDefinition[] = [
   },
   { name: 'fastify', role: 'peer', args: ['bench/peers/fastify.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
   { name: 'express', role: 'peer', args: ['bench/peers/express.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
+  { name: 'raw-node', role: 'peer', args: ['bench/peers/raw-node.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
 ];
 
-/** The name ratios are taken against. */
+/** The name ratios are taken against, and the targets judged by. */
 export const BASELINE = 'fastify';
+/** Bare node:http, no framework: the ceiling the service's ratios are also shown against. */
+export const CEILING = 'raw-node';
 
 export interface RunningServer {
   readonly definition: ServerDefinition;
@@ -107,8 +111,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-export async function startServer(definition: ServerDefinition): Promise<RunningServer> {
-  const [command, ...args] = onServerCore([process.execPath, ...definition.args]) as [string, ...string[]];
+export async function startServer(definition: ServerDefinition, placement: Placement): Promise<RunningServer> {
+  const [command, ...args] = serverCommand([process.execPath, ...definition.args], placement) as [string, ...string[]];
   const child = spawn(command, args, { cwd: ROOT, env: childEnv(definition.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -1,5 +1,6 @@
-// What both benchmark peers share: the contract's seed and rules, not how a
-// framework is used. Written once so the peers differ only in their framework.
+// What every benchmark peer shares: the contract's seed and rules, not how a
+// framework is used. Written once so the peers differ only in their framework
+// (or, for raw-node, in having none).
 
 /** The ten seeded products; each peer mutates its own copy. */
 export function seedProducts() {
