@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { serverCommand, type Placement } from './pinning.js';
+import { SETTING_NAMES } from '../src/config/settings.js';
 import { processName } from './proc-stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -37,10 +38,6 @@ const LISTENING = /listening on (http:\/\/\S+)/;
 const QUIET = { LOG_LEVEL: 'warn', NODE_ENV: 'production' } as const;
 
 /** Settings a developer's shell might have exported: never leak them into a server. */
-const SERVICE_SETTINGS = [
-  'PORT', 'HOST', 'BASE_PATH', 'BODY_LIMIT', 'STRICT', 'LOG_LEVEL', 'TLS_CERT', 'TLS_KEY', 'STORE_QUEUE_LIMIT',
-  'AUTH_USERS', 'API_KEYS', 'JWT_SECRET', 'JWT_TTL', 'PROTECT', 'LOGIN_MAX_FAILURES',
-];
 
 const BENCH_USER = { username: 'bench', password: 'bench' } as const;
 
@@ -96,10 +93,10 @@ export interface RunningServer {
 const READY_TIMEOUT_MS = 15_000;
 const STOP_GRACE_MS = 5_000;
 
+/** The machine's environment without any of the service's settings a developer may have exported. */
 function childEnv(extra: Headers): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of SERVICE_SETTINGS) delete env[name];
-  return { ...env, ...extra };
+  const settings: ReadonlySet<string> = new Set(SETTING_NAMES);
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !settings.has(name))), ...extra };
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -116,10 +113,10 @@ export async function startServer(definition: ServerDefinition, placement: Place
   const child = spawn(command, args, { cwd: ROOT, env: childEnv(definition.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     if (stdout.length < 65_536) stdout += chunk;
   });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-65_536)));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-65_536)));
 
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -128,10 +125,10 @@ export async function startServer(definition: ServerDefinition, placement: Place
         const match = definition.ready.exec(stdout);
         if (match?.[1] === undefined) return;
         clearTimeout(timer);
-        child.stdout?.off('data', onData);
+        child.stdout.off('data', onData);
         resolve(match[1]);
       };
-      child.stdout?.on('data', onData);
+      child.stdout.on('data', onData);
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
         reject(new Error(`exited (${code ?? signal}) before it was ready`));
@@ -147,7 +144,7 @@ export async function startServer(definition: ServerDefinition, placement: Place
     return { definition, url, pid, headers, stderr: () => stderr, stop: () => stopChild(child) };
   } catch (error) {
     await stopChild(child);
-    throw new Error(`${definition.name}: ${(error as Error).message}; stderr: ${stderr.trim().slice(-2_000)}`);
+    throw new Error(`${definition.name}: ${(error as Error).message}; stderr: ${stderr.trim().slice(-2_000)}`, { cause: error });
   }
 }
 

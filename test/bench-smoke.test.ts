@@ -14,7 +14,9 @@ import { selectServers } from '../bench/servers.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // The smoke takes 6 to 12 s on a 2-core machine, more while other work runs;
 // twice the upper end keeps it well inside npm test's minute without flaking.
-const LIMIT_MS = 25_000;
+// A ceiling for a hung run, not a speed target: the smoke takes ~10 s on
+// this machine, and a loaded machine must slow it, not fail it.
+const LIMIT_MS = 180_000;
 
 test('npm run bench -- --smoke runs every scenario against every server and exits 0', async (t) => {
   t.timeout(LIMIT_MS + 10_000);
@@ -24,7 +26,7 @@ test('npm run bench -- --smoke runs every scenario against every server and exit
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const killer = setTimeout(() => child.kill('SIGKILL'), LIMIT_MS);
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const [code] = (await once(child, 'close')) as [number | null];
   clearTimeout(killer);
 
   t.is(code, 0, `bench --smoke failed:\n${stderr.slice(-4_000)}`);
