@@ -18,6 +18,14 @@ const badSettings: readonly { readonly title: string; readonly env?: Record<stri
   { title: 'a store queue limit of zero', env: { PORT: '0', STORE_QUEUE_LIMIT: '0' }, names: /STORE_QUEUE_LIMIT/ },
   { title: 'an unknown flag', args: ['--port', '0', '--colour', 'blue'], names: /--colour/ },
   { title: 'a flag without its value', args: ['--port'], names: /--port needs a value/ },
+  { title: 'a headers timeout of zero', env: { PORT: '0', HEADERS_TIMEOUT: '0' }, names: /HEADERS_TIMEOUT/ },
+  { title: 'a request timeout with a unit', env: { PORT: '0', REQUEST_TIMEOUT: '30s' }, names: /REQUEST_TIMEOUT/ },
+  { title: 'a headers timeout longer than the request timeout', env: { PORT: '0', HEADERS_TIMEOUT: '20', REQUEST_TIMEOUT: '10' }, names: /HEADERS_TIMEOUT.*REQUEST_TIMEOUT/ },
+  { title: 'a negative keep-alive timeout', args: ['--port', '0', '--keep-alive-timeout', '-5'], names: /KEEP_ALIVE_TIMEOUT/ },
+  { title: 'a connection cap that is not a number', env: { PORT: '0', MAX_CONNECTIONS: 'many' }, names: /MAX_CONNECTIONS/ },
+  { title: 'a fractional shutdown grace', env: { PORT: '0', SHUTDOWN_GRACE: '2.5' }, names: /SHUTDOWN_GRACE/ },
+  { title: 'a hash concurrency of zero', env: { PORT: '0', HASH_CONCURRENCY: '0' }, names: /HASH_CONCURRENCY/ },
+  { title: 'a negative hash queue', args: ['--port', '0', '--hash-queue-limit=-1'], names: /HASH_QUEUE_LIMIT/ },
 ];
 
 for (const { title, env, args, names } of badSettings) {
