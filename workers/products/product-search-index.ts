@@ -73,6 +73,8 @@ class ScopeLists {
   readonly byPrice: SortedIdList;
   readonly byName: SortedIdList;
   readonly byRating: SortedIdList;
+  /** Products with stock 0: with it, an in-stock filter's total needs no scan. */
+  soldOut = 0;
 
   constructor(orders: Readonly<Record<SortKey, KeyOrder>>, load: number) {
     this.byId = new SortedIdList(orders.id, load);
@@ -98,12 +100,14 @@ class ScopeLists {
     }
   }
 
-  add(id: number): void {
+  add(id: number, soldOut: boolean): void {
     for (const list of this.#lists()) list.insert(id);
+    if (soldOut) this.soldOut++;
   }
 
-  delete(id: number): void {
+  delete(id: number, soldOut: boolean): void {
     for (const list of this.#lists()) list.delete(id);
+    if (soldOut) this.soldOut--;
   }
 
   get byteLength(): number {
@@ -177,14 +181,16 @@ export class ProductSearchIndex {
       columns.ratingSums[id] = 0;
       columns.ratingCounts[id] = 0;
       columns.categoryCodes[id] = code;
-      this.#all.add(id);
-      this.#scopeOf(code)?.add(id);
+      this.#all.add(id, product.stock === 0);
+      this.#scopeOf(code)?.add(id, product.stock === 0);
       this.#size++;
       return;
     }
     const oldCode = columns.categoryCodes[id] ?? ABSENT;
     const oldScope = this.#scopeOf(oldCode);
     const newScope = this.#scopeOf(code);
+    const wasSoldOut = columns.stocks[id] === 0;
+    const isSoldOut = product.stock === 0;
     // Only the lists whose key changes are touched: a stock change, the
     // most frequent write (every order), moves nothing.
     const keyed: SortedIdList[] = [];
@@ -193,13 +199,17 @@ export class ProductSearchIndex {
       if (columns.prices[id] !== product.price) keyed.push(scope.byPrice);
       if (columns.names[id] !== product.name) keyed.push(scope.byName);
     }
-    if (oldCode !== code) oldScope?.delete(id);
+    if (oldCode !== code) oldScope?.delete(id, wasSoldOut);
     for (const list of keyed) list.delete(id);
     writeFields(columns, product);
     for (const list of keyed) list.insert(id);
-    if (oldCode !== code) {
+    const soldOutChange = Number(isSoldOut) - Number(wasSoldOut);
+    this.#all.soldOut += soldOutChange;
+    if (oldCode === code) {
+      if (oldScope !== undefined) oldScope.soldOut += soldOutChange;
+    } else {
       columns.categoryCodes[id] = code;
-      newScope?.add(id);
+      newScope?.add(id, isSoldOut);
       this.#releaseIfEmpty(oldCode);
     }
   }
@@ -209,8 +219,9 @@ export class ProductSearchIndex {
     const columns = this.#columns;
     if (!isInt32Id(id) || !columns.has(id)) return false;
     const code = columns.categoryCodes[id] ?? ABSENT;
-    this.#all.delete(id);
-    this.#scopeOf(code)?.delete(id);
+    const soldOut = columns.stocks[id] === 0;
+    this.#all.delete(id, soldOut);
+    this.#scopeOf(code)?.delete(id, soldOut);
     columns.categoryCodes[id] = ABSENT;
     columns.ratingSums[id] = 0;
     columns.ratingCounts[id] = 0;
@@ -278,27 +289,21 @@ export class ProductSearchIndex {
       }
     }
 
+    // With stock the only filter, the counts give the total and the scans stop once the page is full.
+    const onlyStock = query.text === undefined && !hasPriceRange && query.inStock !== undefined;
+    const knownTotal = onlyStock ? scopes.reduce((sum, scope) => sum + (query.inStock === true ? scope.size - scope.soldOut : scope.soldOut), 0) : undefined;
+    const end = offset + limit;
     if (runs.length === 1) {
-      const ids: number[] = [];
-      const end = offset + limit;
-      let total = 0;
-      firstRun.scan(0, (id) => {
-        if (filter(id)) {
-          if (total >= offset && total < end) ids.push(id);
-          total++;
-        }
-        return true;
-      });
-      return { ids, total };
+      const { ids, count } = scanPage(firstRun, filter, offset, end, knownTotal !== undefined);
+      return { ids, total: knownTotal ?? count };
     }
-    const matches = runs.map((run) => {
-      const ids: number[] = [];
-      run.scan(0, (id) => (filter(id) && ids.push(id), true));
-      return ids;
-    });
-    let total = 0;
-    for (const ids of matches) total += ids.length;
-    const merged = mergeSorted(matches, (a, b) => firstRun.compare(a, b), offset + limit);
+    const pages = runs.map((run) => scanPage(run, filter, 0, end, knownTotal !== undefined));
+    const total = knownTotal ?? pages.reduce((sum, page) => sum + page.count, 0);
+    const merged = mergeSorted(
+      pages.map((page) => page.ids),
+      (a, b) => firstRun.compare(a, b),
+      end,
+    );
     return { ids: merged.slice(offset), total };
   }
 
@@ -386,6 +391,23 @@ function compareRatings(columns: ProductColumns, a: number, b: number): number {
   // Totals near 2^31 multiply past 2^53, where doubles round; never for real review counts.
   const exact = BigInt(sumB) * BigInt(countA) - BigInt(sumA) * BigInt(countB);
   return exact > 0n ? 1 : exact < 0n ? -1 : 0;
+}
+
+/**
+ * The matches at `offset` to `end` (exclusive) of a scan of the run, and how
+ * many matches it saw: all of them, unless told to stop at `end`.
+ */
+function scanPage(run: OrderedRun, filter: (id: number) => boolean, offset: number, end: number, stopAtEnd: boolean): { ids: number[]; count: number } {
+  const ids: number[] = [];
+  let count = 0;
+  if (stopAtEnd && end <= 0) return { ids, count };
+  run.scan(0, (id) => {
+    if (!filter(id)) return true;
+    if (count >= offset && count < end) ids.push(id);
+    count++;
+    return !stopAtEnd || count < end;
+  });
+  return { ids, count };
 }
 
 /** The positions of a price-ordered list whose prices are in [minPrice, maxPrice]. */
