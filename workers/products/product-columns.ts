@@ -4,8 +4,6 @@ export const ABSENT = 0;
 export const UNCATEGORISED = 1;
 /** `categoryCodes` holds a category's slot number plus this. */
 export const FIRST_CATEGORY_CODE = 2;
-/** `stocks` value of a product whose stock is not tracked (null). */
-export const UNTRACKED_STOCK = -1;
 
 const MIN_CAPACITY = 1024;
 
@@ -13,15 +11,15 @@ const MIN_CAPACITY = 1024;
  * The searchable fields of every product, one array per field, indexed by
  * id. Sorting compares keys millions of times, and reading a number from a
  * typed array is much cheaper than reaching it through a product object;
- * one product costs 24 bytes of numbers plus two string references.
+ * one product costs 21 bytes of numbers plus two string references.
  *
  * Memory follows the highest id, not the count: ids are the store's
  * sequence, dense by construction.
  */
 export class ProductColumns {
   prices = new Float64Array(0);
-  /** An integer >= 0, or UNTRACKED_STOCK. */
-  stocks = new Int32Array(0);
+  /** 1 when the stock is 0: the only question the search asks of it. */
+  soldOut = new Uint8Array(0);
   /** ABSENT, UNCATEGORISED or FIRST_CATEGORY_CODE + a category slot. */
   categoryCodes = new Int32Array(0);
   ratingSums = new Int32Array(0);
@@ -42,7 +40,7 @@ export class ProductColumns {
       // and at most a fifth of the arrays is unused.
       const grown = Math.max(id + 1, MIN_CAPACITY, capacity + (capacity >> 2));
       this.prices = grownTo(this.prices, new Float64Array(grown));
-      this.stocks = grownTo(this.stocks, new Int32Array(grown));
+      this.soldOut = grownTo(this.soldOut, new Uint8Array(grown));
       this.categoryCodes = grownTo(this.categoryCodes, new Int32Array(grown));
       this.ratingSums = grownTo(this.ratingSums, new Int32Array(grown));
       this.ratingCounts = grownTo(this.ratingCounts, new Int32Array(grown));
@@ -56,12 +54,12 @@ export class ProductColumns {
 
   /** Bytes of the number arrays and the string arrays' slots (not the strings). */
   get byteLength(): number {
-    const numbers = this.prices.byteLength + this.stocks.byteLength + this.categoryCodes.byteLength;
+    const numbers = this.prices.byteLength + this.soldOut.byteLength + this.categoryCodes.byteLength;
     return numbers + this.ratingSums.byteLength + this.ratingCounts.byteLength + 16 * this.names.length;
   }
 }
 
-function grownTo<T extends Float64Array | Int32Array>(old: T, grown: T): T {
+function grownTo<T extends Float64Array | Int32Array | Uint8Array>(old: T, grown: T): T {
   grown.set(old);
   return grown;
 }

@@ -1,8 +1,13 @@
-import { DEFAULT_BLOCK_LOAD, SortedIdList, type KeyOrder } from './sorted-id-list.js';
-import { AscendingRun, KeyDescendingRun, mergeSorted, pageOfUnion, type OrderedRun } from './ordered-runs.js';
+import { DEFAULT_BLOCK_LOAD, type KeyOrder, type SortedIdList } from './sorted-id-list.js';
+import { AscendingRun, KeyDescendingRun, pageOfUnion, type OrderedRun } from './ordered-runs.js';
+import { pageByMarking, pageByScanningRuns, pageBySortingRanges } from './search-plans.js';
 import { compareCodePoints } from './code-point-order.js';
-import { ABSENT, FIRST_CATEGORY_CODE, ProductColumns, UNCATEGORISED, UNTRACKED_STOCK } from './product-columns.js';
+import { ABSENT, FIRST_CATEGORY_CODE, ProductColumns, UNCATEGORISED } from './product-columns.js';
+import { ScopeLists, keyOrders, type SortKey } from './scope-lists.js';
+import { checkQuery, type SearchPage, type SearchQuery } from './search-query.js';
 import { textPattern } from './text-match.js';
+
+export type { SearchPage, SearchQuery, SearchSort } from './search-query.js';
 
 export interface SearchableProduct {
   /** A positive integer below 2^31; ids only grow and are never reused. */
@@ -22,104 +27,13 @@ export interface RatingTotals {
   readonly count: number;
 }
 
-export type SearchSort = 'collection' | 'price_asc' | 'price_desc' | 'name_asc' | 'name_desc' | 'newest' | 'rating_desc';
-
-export interface SearchQuery {
-  /** Any of these slugs; an empty list matches nothing. */
-  readonly categories?: readonly string[];
-  /** A substring of the name or the description, in the sense of textPattern. */
-  readonly text?: string;
-  readonly minPrice?: number;
-  readonly maxPrice?: number;
-  /** true: stock null or above 0; false: stock 0. */
-  readonly inStock?: boolean;
-  readonly sort: SearchSort;
-  /** A safe integer >= 0. */
-  readonly offset: number;
-  /** A safe integer >= 0, or Infinity for every match from `offset` on. */
-  readonly limit: number;
-}
-
-export interface SearchPage {
-  readonly ids: readonly number[];
-  /** Every match, whatever the page. */
-  readonly total: number;
-}
-
 export interface ProductSearchIndexOptions {
   /** Ids per block of each sorted list (blocks hold up to twice this); small only in tests. */
   readonly blockLoad?: number;
 }
 
-type SortKey = 'id' | 'price' | 'name' | 'rating';
-
-/** Which list each sort reads, and which way; rating's list is already best first. */
-const SORTS = new Map<string, { readonly key: SortKey; readonly descending: boolean }>([
-  ['collection', { key: 'id', descending: false }],
-  ['newest', { key: 'id', descending: true }],
-  ['price_asc', { key: 'price', descending: false }],
-  ['price_desc', { key: 'price', descending: true }],
-  ['name_asc', { key: 'name', descending: false }],
-  ['name_desc', { key: 'name', descending: true }],
-  ['rating_desc', { key: 'rating', descending: false }],
-]);
-
 const INT32_MAX = 0x7fffffff;
 const NOTHING: SearchPage = Object.freeze({ ids: Object.freeze([]), total: 0 });
-
-/** One sorted list per sort key over one set of products: all of them, or one category's. */
-class ScopeLists {
-  readonly byId: SortedIdList;
-  readonly byPrice: SortedIdList;
-  readonly byName: SortedIdList;
-  readonly byRating: SortedIdList;
-  /** Products with stock 0: with it, an in-stock filter's total needs no scan. */
-  soldOut = 0;
-
-  constructor(orders: Readonly<Record<SortKey, KeyOrder>>, load: number) {
-    this.byId = new SortedIdList(orders.id, load);
-    this.byPrice = new SortedIdList(orders.price, load);
-    this.byName = new SortedIdList(orders.name, load);
-    this.byRating = new SortedIdList(orders.rating, load);
-  }
-
-  get size(): number {
-    return this.byId.length;
-  }
-
-  list(key: SortKey): SortedIdList {
-    switch (key) {
-      case 'id':
-        return this.byId;
-      case 'price':
-        return this.byPrice;
-      case 'name':
-        return this.byName;
-      case 'rating':
-        return this.byRating;
-    }
-  }
-
-  add(id: number, soldOut: boolean): void {
-    for (const list of this.#lists()) list.insert(id);
-    if (soldOut) this.soldOut++;
-  }
-
-  delete(id: number, soldOut: boolean): void {
-    for (const list of this.#lists()) list.delete(id);
-    if (soldOut) this.soldOut--;
-  }
-
-  get byteLength(): number {
-    let bytes = 0;
-    for (const list of this.#lists()) bytes += list.byteLength;
-    return bytes;
-  }
-
-  #lists(): SortedIdList[] {
-    return [this.byId, this.byPrice, this.byName, this.byRating];
-  }
-}
 
 interface CategorySlot {
   readonly slug: string;
@@ -133,10 +47,10 @@ interface CategorySlot {
  * and a sort cost O(log n + page) rather than sorting the collection.
  *
  * Every product is in one sorted list per sort key (id, price, name,
- * rating), and again in its category's four. A search with no filter beyond
- * categories and a price range under a price sort reads the lists directly
- * (ordered-runs.ts); any other filter scans the smallest list that gives the
- * order, or, for a narrow price range under another sort, sorts the range.
+ * rating) and again in its category's four; the fields a filter reads are
+ * columns indexed by id (product-columns.ts). search() answers from the
+ * lists alone when it can (categories, and a price range under a price
+ * sort) and scans otherwise; its stages say which scan and why.
  */
 export class ProductSearchIndex {
   readonly #columns = new ProductColumns();
@@ -148,20 +62,15 @@ export class ProductSearchIndex {
   readonly #slots: (CategorySlot | undefined)[] = [];
   readonly #freeSlots: number[] = [];
   #sortedSlugs: string[] | undefined;
+  /** Scratch for pageByMarking, one byte an id: reused, so a search allocates nothing this size. */
+  #matchMarks = new Uint8Array(0);
   #size = 0;
 
   constructor(options: ProductSearchIndexOptions = {}) {
     const load = options.blockLoad ?? DEFAULT_BLOCK_LOAD;
     if (!Number.isInteger(load) || load < 2) throw new RangeError('options.blockLoad must be an integer of at least 2');
     this.#load = load;
-    const columns = this.#columns;
-    // The orders read the column arrays through `columns` at each call: the arrays are replaced when they grow.
-    this.#orders = {
-      id: (a, b) => a - b,
-      price: (a, b) => (columns.prices[a] ?? 0) - (columns.prices[b] ?? 0),
-      name: (a, b) => compareCodePoints(columns.names[a] ?? '', columns.names[b] ?? ''),
-      rating: (a, b) => compareRatings(columns, a, b),
-    };
+    this.#orders = keyOrders(this.#columns);
     this.#all = new ScopeLists(this.#orders, load);
   }
 
@@ -189,7 +98,7 @@ export class ProductSearchIndex {
     const oldCode = columns.categoryCodes[id] ?? ABSENT;
     const oldScope = this.#scopeOf(oldCode);
     const newScope = this.#scopeOf(code);
-    const wasSoldOut = columns.stocks[id] === 0;
+    const wasSoldOut = columns.soldOut[id] === 1;
     const isSoldOut = product.stock === 0;
     // Only the lists whose key changes are touched: a stock change, the
     // most frequent write (every order), moves nothing.
@@ -219,7 +128,7 @@ export class ProductSearchIndex {
     const columns = this.#columns;
     if (!isInt32Id(id) || !columns.has(id)) return false;
     const code = columns.categoryCodes[id] ?? ABSENT;
-    const soldOut = columns.stocks[id] === 0;
+    const soldOut = columns.soldOut[id] === 1;
     this.#all.delete(id, soldOut);
     this.#scopeOf(code)?.delete(id, soldOut);
     columns.categoryCodes[id] = ABSENT;
@@ -250,6 +159,10 @@ export class ProductSearchIndex {
     return true;
   }
 
+  /**
+   * The query's page. The stages run from cheapest to dearest, and each
+   * answers once it can; see search-plans.ts for the scans.
+   */
   search(query: SearchQuery): SearchPage {
     const sort = checkQuery(query);
     const { offset, limit } = query;
@@ -263,8 +176,10 @@ export class ProductSearchIndex {
     const runs = scopes.map((scope) => this.#run(scope.list(sort.key), sort.descending, priceInRuns, minPrice, maxPrice));
     const [firstRun] = runs;
     if (firstRun === undefined) return NOTHING;
+    const order = (a: number, b: number): number => firstRun.compare(a, b);
     const filter = this.#filterFor(query, hasPriceRange && !priceInRuns, minPrice, maxPrice);
 
+    // 1. Categories, and a price range under a price sort, are the lists themselves: O(log n + page).
     if (filter === undefined) {
       let total = 0;
       for (const run of runs) total += run.length;
@@ -273,38 +188,29 @@ export class ProductSearchIndex {
       const isMember = (id: number): boolean => codes.has(this.#columns.categoryCodes[id] ?? ABSENT);
       return { ids: pageOfUnion(runs, universe, isMember, offset, limit), total };
     }
+    const candidates = sum(scopes, (scope) => scope.size);
 
+    // 2. A narrow price range under another sort: sort what is in the range.
     if (hasPriceRange && !priceInRuns) {
       const ranges = scopes.map((scope) => ({ list: scope.byPrice, ...priceRange(scope.byPrice, this.#columns, minPrice, maxPrice) }));
-      let inRange = 0;
-      let scanned = 0;
-      for (const range of ranges) inRange += range.high - range.low;
-      for (const run of runs) scanned += run.length;
-      // A narrow price range under another sort: sorting the range beats scanning the sort's list.
-      if (inRange * Math.log2(inRange + 2) < scanned) {
-        const matches: number[] = [];
-        for (const { list, low, high } of ranges) list.scan(low, high, (id) => (filter(id) && matches.push(id), true));
-        matches.sort((a, b) => firstRun.compare(a, b));
-        return { ids: matches.slice(offset, offset + limit), total: matches.length };
-      }
+      const inRange = sum(ranges, (range) => range.high - range.low);
+      if (inRange * Math.log2(inRange + 2) < candidates) return pageBySortingRanges(ranges, filter, order, offset, limit);
     }
 
-    // With stock the only filter, the counts give the total and the scans stop once the page is full.
-    const onlyStock = query.text === undefined && !hasPriceRange && query.inStock !== undefined;
-    const knownTotal = onlyStock ? scopes.reduce((sum, scope) => sum + (query.inStock === true ? scope.size - scope.soldOut : scope.soldOut), 0) : undefined;
-    const end = offset + limit;
-    if (runs.length === 1) {
-      const { ids, count } = scanPage(firstRun, filter, offset, end, knownTotal !== undefined);
-      return { ids, total: knownTotal ?? count };
+    // 3. Stock is the only filter: the sold-out counts give the total, and the scan stops at the page's end.
+    if (query.text === undefined && !hasPriceRange) {
+      const soldOut = sum(scopes, (scope) => scope.soldOut);
+      return pageByScanningRuns(runs, filter, order, offset, limit, query.inStock === true ? candidates - soldOut : soldOut);
     }
-    const pages = runs.map((run) => scanPage(run, filter, 0, end, knownTotal !== undefined));
-    const total = knownTotal ?? pages.reduce((sum, page) => sum + page.count, 0);
-    const merged = mergeSorted(
-      pages.map((page) => page.ids),
-      (a, b) => firstRun.compare(a, b),
-      end,
-    );
-    return { ids: merged.slice(offset), total };
+
+    // 4. Text under a key sort: test it in memory order, then read the sort's lists, unless a price range narrows them.
+    if (query.text !== undefined && sort.key !== 'id' && sum(runs, (run) => run.length) * 5 >= candidates) {
+      const markFilter = (priceInRuns ? this.#filterFor(query, true, minPrice, maxPrice) : undefined) ?? filter;
+      return pageByMarking(scopes.map((scope) => scope.byId), markFilter, runs, order, offset, limit, this.#marks());
+    }
+
+    // 5. Scan the sort's lists, testing every candidate.
+    return pageByScanningRuns(runs, filter, order, offset, limit, undefined);
   }
 
   /** Every category in use and its number of products, by slug in code-point order. */
@@ -315,9 +221,15 @@ export class ProductSearchIndex {
 
   /** Bytes held by the index's arrays, not counting the name and description strings. */
   get byteLength(): number {
-    let bytes = this.#columns.byteLength + this.#all.byteLength;
+    let bytes = this.#columns.byteLength + this.#matchMarks.byteLength + this.#all.byteLength;
     for (const slot of this.#categories.values()) bytes += slot.lists.byteLength;
     return bytes;
+  }
+
+  #marks(): Uint8Array {
+    const capacity = this.#columns.categoryCodes.length;
+    if (this.#matchMarks.length < capacity) this.#matchMarks = new Uint8Array(capacity);
+    return this.#matchMarks;
   }
 
   #run(list: SortedIdList, descending: boolean, priceInRuns: boolean, minPrice: number, maxPrice: number): OrderedRun {
@@ -330,9 +242,9 @@ export class ProductSearchIndex {
     const { inStock } = query;
     const pattern = query.text === undefined ? undefined : textPattern(query.text);
     if (pattern === undefined && inStock === undefined && !checkPrice) return undefined;
-    const { stocks, prices, names, descriptions } = this.#columns;
+    const { soldOut, prices, names, descriptions } = this.#columns;
     return (id) => {
-      if (inStock !== undefined && (stocks[id] !== 0) !== inStock) return false;
+      if (inStock !== undefined && (soldOut[id] === 0) !== inStock) return false;
       if (checkPrice) {
         const price = prices[id] ?? 0;
         if (price < minPrice || price > maxPrice) return false;
@@ -378,38 +290,6 @@ export class ProductSearchIndex {
   }
 }
 
-/** Best average first, compared exactly by cross-multiplication; no reviews last. */
-function compareRatings(columns: ProductColumns, a: number, b: number): number {
-  const countA = columns.ratingCounts[a] ?? 0;
-  const countB = columns.ratingCounts[b] ?? 0;
-  if (countA === 0 || countB === 0) return (countA === 0 ? 1 : 0) - (countB === 0 ? 1 : 0);
-  const sumA = columns.ratingSums[a] ?? 0;
-  const sumB = columns.ratingSums[b] ?? 0;
-  const crossB = sumB * countA;
-  const crossA = sumA * countB;
-  if (crossA <= Number.MAX_SAFE_INTEGER && crossB <= Number.MAX_SAFE_INTEGER) return crossB - crossA;
-  // Totals near 2^31 multiply past 2^53, where doubles round; never for real review counts.
-  const exact = BigInt(sumB) * BigInt(countA) - BigInt(sumA) * BigInt(countB);
-  return exact > 0n ? 1 : exact < 0n ? -1 : 0;
-}
-
-/**
- * The matches at `offset` to `end` (exclusive) of a scan of the run, and how
- * many matches it saw: all of them, unless told to stop at `end`.
- */
-function scanPage(run: OrderedRun, filter: (id: number) => boolean, offset: number, end: number, stopAtEnd: boolean): { ids: number[]; count: number } {
-  const ids: number[] = [];
-  let count = 0;
-  if (stopAtEnd && end <= 0) return { ids, count };
-  run.scan(0, (id) => {
-    if (!filter(id)) return true;
-    if (count >= offset && count < end) ids.push(id);
-    count++;
-    return !stopAtEnd || count < end;
-  });
-  return { ids, count };
-}
-
 /** The positions of a price-ordered list whose prices are in [minPrice, maxPrice]. */
 function priceRange(list: SortedIdList, columns: ProductColumns, minPrice: number, maxPrice: number): { low: number; high: number } {
   const { prices } = columns;
@@ -418,10 +298,16 @@ function priceRange(list: SortedIdList, columns: ProductColumns, minPrice: numbe
   return { low, high: Math.max(low, high) };
 }
 
+function sum<T>(items: readonly T[], count: (item: T) => number): number {
+  let total = 0;
+  for (const item of items) total += count(item);
+  return total;
+}
+
 function writeFields(columns: ProductColumns, product: SearchableProduct): void {
   const { id } = product;
   columns.prices[id] = product.price;
-  columns.stocks[id] = product.stock ?? UNTRACKED_STOCK;
+  columns.soldOut[id] = product.stock === 0 ? 1 : 0;
   columns.names[id] = product.name;
   columns.descriptions[id] = product.description;
 }
@@ -442,16 +328,4 @@ function checkProduct(product: SearchableProduct): void {
   if (stock !== null && !isInt32(stock)) throw new RangeError(`product ${id}: stock must be null or an integer from 0`);
   if (typeof product.name !== 'string' || typeof product.description !== 'string') throw new TypeError(`product ${id}: name and description must be strings`);
   if (category !== null && typeof category !== 'string') throw new TypeError(`product ${id}: category must be a string or null`);
-}
-
-function checkQuery(query: SearchQuery): { readonly key: SortKey; readonly descending: boolean } {
-  const sort = SORTS.get(query.sort);
-  if (sort === undefined) throw new RangeError(`query.sort must be one of ${[...SORTS.keys()].join(', ')}`);
-  if (!(Number.isSafeInteger(query.offset) && query.offset >= 0)) throw new RangeError('query.offset must be a safe integer from 0');
-  const { limit } = query;
-  if (!(limit === Infinity || (Number.isSafeInteger(limit) && limit >= 0))) throw new RangeError('query.limit must be a safe integer from 0, or Infinity');
-  for (const bound of [query.minPrice, query.maxPrice]) {
-    if (bound !== undefined && Number.isNaN(bound)) throw new RangeError('query.minPrice and query.maxPrice must be numbers');
-  }
-  return sort;
 }
