@@ -19,7 +19,7 @@ import { textPattern } from '../workers/products/text-match.js';
 const CATEGORY_COUNT = 20;
 /** The word in ~1% of names that the text case looks for. */
 const RARE_WORD = 'Zephyr';
-/** In about one name in eight (two words of sixteen). */
+/** In about one name in eight and one description in eight (two words of sixteen each). */
 const COMMON_WORD = 'grinder';
 const WORDS = ['Espresso', 'Grinder', 'Kettle', 'Filter', 'Scale', 'Tamper', 'Mug', 'Carafe', 'Brewer', 'Milk', 'Frother', 'Pitcher', 'Dripper', 'Bean', 'Roast', 'Cup'];
 
@@ -46,7 +46,7 @@ const CASES: readonly Case[] = [
   { name: 'all + out of stock + rating_desc', query: { inStock: false, sort: 'rating_desc', offset: 40, limit: 20 } },
   { name: 'text (~1% of names), collection', query: { text: RARE_WORD.toLowerCase(), sort: 'collection', offset: 0, limit: 20 } },
   { name: 'text (~1% of names) + name_asc', query: { text: RARE_WORD.toLowerCase(), sort: 'name_asc', offset: 0, limit: 20 } },
-  { name: 'text (~12% of names) + price_asc', query: { text: COMMON_WORD, sort: 'price_asc', offset: 40, limit: 20 } },
+  { name: 'text (~23% of products) + price_asc', query: { text: COMMON_WORD, sort: 'price_asc', offset: 40, limit: 20 } },
   { name: 'category + text + price_asc', query: { categories: ['category-07'], text: RARE_WORD.toLowerCase(), sort: 'price_asc', offset: 0, limit: 20 } },
   { name: 'price 5-400 + rating_desc', query: { minPrice: 5, maxPrice: 400, sort: 'rating_desc', offset: 40, limit: 20 } },
   { name: 'category + price 5-400 + in stock + name_asc', query: { categories: ['category-07'], minPrice: 5, maxPrice: 400, inStock: true, sort: 'name_asc', offset: 40, limit: 20 } },
