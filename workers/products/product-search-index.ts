@@ -1,0 +1,331 @@
+import { DEFAULT_BLOCK_LOAD, type KeyOrder, type SortedIdList } from './sorted-id-list.js';
+import { AscendingRun, KeyDescendingRun, pageOfUnion, type OrderedRun } from './ordered-runs.js';
+import { pageByMarking, pageByScanningRuns, pageBySortingRanges } from './search-plans.js';
+import { compareCodePoints } from './code-point-order.js';
+import { ABSENT, FIRST_CATEGORY_CODE, ProductColumns, UNCATEGORISED } from './product-columns.js';
+import { ScopeLists, keyOrders, type SortKey } from './scope-lists.js';
+import { checkQuery, type SearchPage, type SearchQuery } from './search-query.js';
+import { textPattern } from './text-match.js';
+
+export type { SearchPage, SearchQuery, SearchSort } from './search-query.js';
+
+export interface SearchableProduct {
+  /** A positive integer below 2^31; ids only grow and are never reused. */
+  readonly id: number;
+  readonly name: string;
+  readonly description: string;
+  /** Finite and > 0 (the contract: at most two decimals, at most 1,000,000). */
+  readonly price: number;
+  readonly category: string | null;
+  /** An integer >= 0, or null: not tracked, never sold out. */
+  readonly stock: number | null;
+}
+
+/** Integers below 2^31; count 0 = no reviews, and then sum is 0. */
+export interface RatingTotals {
+  readonly sum: number;
+  readonly count: number;
+}
+
+export interface ProductSearchIndexOptions {
+  /** Ids per block of each sorted list (blocks hold up to twice this); small only in tests. */
+  readonly blockLoad?: number;
+}
+
+const INT32_MAX = 0x7fffffff;
+const NOTHING: SearchPage = Object.freeze({ ids: Object.freeze([]), total: 0 });
+
+interface CategorySlot {
+  readonly slug: string;
+  /** Its value in ProductColumns.categoryCodes. */
+  readonly code: number;
+  readonly lists: ScopeLists;
+}
+
+/**
+ * The products' search index, updated on every write, so that a category
+ * and a sort cost O(log n + page) rather than sorting the collection.
+ *
+ * Every product is in one sorted list per sort key (id, price, name,
+ * rating) and again in its category's four; the fields a filter reads are
+ * columns indexed by id (product-columns.ts). search() answers from the
+ * lists alone when it can (categories, and a price range under a price
+ * sort) and scans otherwise; its stages say which scan and why.
+ */
+export class ProductSearchIndex {
+  readonly #columns = new ProductColumns();
+  readonly #orders: Readonly<Record<SortKey, KeyOrder>>;
+  readonly #load: number;
+  readonly #all: ScopeLists;
+  /** A Map because slugs come from requests. */
+  readonly #categories = new Map<string, CategorySlot>();
+  readonly #slots: (CategorySlot | undefined)[] = [];
+  readonly #freeSlots: number[] = [];
+  #sortedSlugs: string[] | undefined;
+  /** Scratch for pageByMarking, one byte an id: reused, so a search allocates nothing this size. */
+  #matchMarks = new Uint8Array(0);
+  #size = 0;
+
+  constructor(options: ProductSearchIndexOptions = {}) {
+    const load = options.blockLoad ?? DEFAULT_BLOCK_LOAD;
+    if (!Number.isInteger(load) || load < 2) throw new RangeError('options.blockLoad must be an integer of at least 2');
+    this.#load = load;
+    this.#orders = keyOrders(this.#columns);
+    this.#all = new ScopeLists(this.#orders, load);
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Adds the product, or replaces the one with its id (keeping its rating). */
+  upsert(product: SearchableProduct): void {
+    checkProduct(product);
+    const { id } = product;
+    const columns = this.#columns;
+    columns.reserve(id);
+    const code = product.category === null ? UNCATEGORISED : this.#slotFor(product.category).code;
+    if (!columns.has(id)) {
+      writeFields(columns, product);
+      columns.ratingSums[id] = 0;
+      columns.ratingCounts[id] = 0;
+      columns.categoryCodes[id] = code;
+      this.#all.add(id, product.stock === 0);
+      this.#scopeOf(code)?.add(id, product.stock === 0);
+      this.#size++;
+      return;
+    }
+    const oldCode = columns.categoryCodes[id] ?? ABSENT;
+    const oldScope = this.#scopeOf(oldCode);
+    const newScope = this.#scopeOf(code);
+    const wasSoldOut = columns.soldOut[id] === 1;
+    const isSoldOut = product.stock === 0;
+    // Only the lists whose key changes are touched: a stock change, the
+    // most frequent write (every order), moves nothing.
+    const keyed: SortedIdList[] = [];
+    for (const scope of oldCode === code ? [this.#all, oldScope] : [this.#all]) {
+      if (scope === undefined) continue;
+      if (columns.prices[id] !== product.price) keyed.push(scope.byPrice);
+      if (columns.names[id] !== product.name) keyed.push(scope.byName);
+    }
+    if (oldCode !== code) oldScope?.delete(id, wasSoldOut);
+    for (const list of keyed) list.delete(id);
+    writeFields(columns, product);
+    for (const list of keyed) list.insert(id);
+    const soldOutChange = Number(isSoldOut) - Number(wasSoldOut);
+    this.#all.soldOut += soldOutChange;
+    if (oldCode === code) {
+      if (oldScope !== undefined) oldScope.soldOut += soldOutChange;
+    } else {
+      columns.categoryCodes[id] = code;
+      newScope?.add(id, isSoldOut);
+      this.#releaseIfEmpty(oldCode);
+    }
+  }
+
+  /** Removes the product and forgets its rating; false when there was none. */
+  remove(id: number): boolean {
+    const columns = this.#columns;
+    if (!isInt32Id(id) || !columns.has(id)) return false;
+    const code = columns.categoryCodes[id] ?? ABSENT;
+    const soldOut = columns.soldOut[id] === 1;
+    this.#all.delete(id, soldOut);
+    this.#scopeOf(code)?.delete(id, soldOut);
+    columns.categoryCodes[id] = ABSENT;
+    columns.ratingSums[id] = 0;
+    columns.ratingCounts[id] = 0;
+    // Let the strings go.
+    columns.names[id] = '';
+    columns.descriptions[id] = '';
+    this.#size--;
+    this.#releaseIfEmpty(code);
+    return true;
+  }
+
+  /** Records the product's review totals; false (and nothing kept) when there is no such product. */
+  setRating(id: number, rating: RatingTotals): boolean {
+    const { sum, count } = rating;
+    if (!isInt32(sum) || !isInt32(count) || (count === 0 && sum !== 0)) {
+      throw new RangeError(`rating totals must be integers from 0 below 2^31, sum 0 when count is 0: got ${sum}/${count}`);
+    }
+    const columns = this.#columns;
+    if (!isInt32Id(id) || !columns.has(id)) return false;
+    if (columns.ratingSums[id] === sum && columns.ratingCounts[id] === count) return true;
+    const lists = [this.#all.byRating, this.#scopeOf(columns.categoryCodes[id] ?? ABSENT)?.byRating];
+    for (const list of lists) list?.delete(id);
+    columns.ratingSums[id] = sum;
+    columns.ratingCounts[id] = count;
+    for (const list of lists) list?.insert(id);
+    return true;
+  }
+
+  /**
+   * The query's page. The stages run from cheapest to dearest, and each
+   * answers once it can; see search-plans.ts for the scans.
+   */
+  search(query: SearchQuery): SearchPage {
+    const sort = checkQuery(query);
+    const { offset, limit } = query;
+    const minPrice = query.minPrice ?? -Infinity;
+    const maxPrice = query.maxPrice ?? Infinity;
+    if (minPrice > maxPrice) return NOTHING;
+    const slots = query.categories === undefined ? undefined : this.#slotsOf(query.categories);
+    const scopes = slots === undefined ? [this.#all] : slots.map((slot) => slot.lists);
+    const hasPriceRange = query.minPrice !== undefined || query.maxPrice !== undefined;
+    const priceInRuns = hasPriceRange && sort.key === 'price';
+    const runs = scopes.map((scope) => this.#run(scope.list(sort.key), sort.descending, priceInRuns, minPrice, maxPrice));
+    const [firstRun] = runs;
+    if (firstRun === undefined) return NOTHING;
+    const order = (a: number, b: number): number => firstRun.compare(a, b);
+    const filter = this.#filterFor(query, hasPriceRange && !priceInRuns, minPrice, maxPrice);
+
+    // 1. Categories, and a price range under a price sort, are the lists themselves: O(log n + page).
+    if (filter === undefined) {
+      let total = 0;
+      for (const run of runs) total += run.length;
+      const universe = slots === undefined ? firstRun : this.#run(this.#all.list(sort.key), sort.descending, priceInRuns, minPrice, maxPrice);
+      const codes = new Set(slots?.map((slot) => slot.code));
+      const isMember = (id: number): boolean => codes.has(this.#columns.categoryCodes[id] ?? ABSENT);
+      return { ids: pageOfUnion(runs, universe, isMember, offset, limit), total };
+    }
+    const candidates = sum(scopes, (scope) => scope.size);
+
+    // 2. A narrow price range under another sort: sort what is in the range.
+    if (hasPriceRange && !priceInRuns) {
+      const ranges = scopes.map((scope) => ({ list: scope.byPrice, ...priceRange(scope.byPrice, this.#columns, minPrice, maxPrice) }));
+      const inRange = sum(ranges, (range) => range.high - range.low);
+      if (inRange * Math.log2(inRange + 2) < candidates) return pageBySortingRanges(ranges, filter, order, offset, limit);
+    }
+
+    // 3. Stock is the only filter: the sold-out counts give the total, and the scan stops at the page's end.
+    if (query.text === undefined && !hasPriceRange) {
+      const soldOut = sum(scopes, (scope) => scope.soldOut);
+      return pageByScanningRuns(runs, filter, order, offset, limit, query.inStock === true ? candidates - soldOut : soldOut);
+    }
+
+    // 4. Text under a key sort: test it in memory order, then read the sort's lists, unless a price range narrows them.
+    if (query.text !== undefined && sort.key !== 'id' && sum(runs, (run) => run.length) * 5 >= candidates) {
+      const markFilter = (priceInRuns ? this.#filterFor(query, true, minPrice, maxPrice) : undefined) ?? filter;
+      return pageByMarking(scopes.map((scope) => scope.byId), markFilter, runs, order, offset, limit, this.#marks());
+    }
+
+    // 5. Scan the sort's lists, testing every candidate.
+    return pageByScanningRuns(runs, filter, order, offset, limit, undefined);
+  }
+
+  /** Every category in use and its number of products, by slug in code-point order. */
+  categories(): { slug: string; count: number }[] {
+    this.#sortedSlugs ??= [...this.#categories.keys()].sort(compareCodePoints);
+    return this.#sortedSlugs.map((slug) => ({ slug, count: this.#categories.get(slug)?.lists.size ?? 0 }));
+  }
+
+  /** Bytes held by the index's arrays, not counting the name and description strings. */
+  get byteLength(): number {
+    let bytes = this.#columns.byteLength + this.#matchMarks.byteLength + this.#all.byteLength;
+    for (const slot of this.#categories.values()) bytes += slot.lists.byteLength;
+    return bytes;
+  }
+
+  #marks(): Uint8Array {
+    const capacity = this.#columns.categoryCodes.length;
+    if (this.#matchMarks.length < capacity) this.#matchMarks = new Uint8Array(capacity);
+    return this.#matchMarks;
+  }
+
+  #run(list: SortedIdList, descending: boolean, priceInRuns: boolean, minPrice: number, maxPrice: number): OrderedRun {
+    const { low, high } = priceInRuns ? priceRange(list, this.#columns, minPrice, maxPrice) : { low: 0, high: list.length };
+    return descending ? new KeyDescendingRun(list, low, high) : new AscendingRun(list, low, high);
+  }
+
+  /** The residual filter of a query, or undefined when the runs alone answer it. */
+  #filterFor(query: SearchQuery, checkPrice: boolean, minPrice: number, maxPrice: number): ((id: number) => boolean) | undefined {
+    const { inStock } = query;
+    const pattern = query.text === undefined ? undefined : textPattern(query.text);
+    if (pattern === undefined && inStock === undefined && !checkPrice) return undefined;
+    const { soldOut, prices, names, descriptions } = this.#columns;
+    return (id) => {
+      if (inStock !== undefined && (soldOut[id] === 0) !== inStock) return false;
+      if (checkPrice) {
+        const price = prices[id] ?? 0;
+        if (price < minPrice || price > maxPrice) return false;
+      }
+      return pattern === undefined || pattern.test(names[id] ?? '') || pattern.test(descriptions[id] ?? '');
+    };
+  }
+
+  #slotsOf(slugs: readonly string[]): CategorySlot[] {
+    const slots: CategorySlot[] = [];
+    // A slug named twice must not count its products twice.
+    for (const slug of new Set(slugs)) {
+      const slot = this.#categories.get(slug);
+      if (slot !== undefined) slots.push(slot);
+    }
+    return slots;
+  }
+
+  #scopeOf(code: number): ScopeLists | undefined {
+    return this.#slots[code - FIRST_CATEGORY_CODE]?.lists;
+  }
+
+  #slotFor(slug: string): CategorySlot {
+    const existing = this.#categories.get(slug);
+    if (existing !== undefined) return existing;
+    // Slots of categories that emptied are reused, so codes stay few however categories churn.
+    const slotIndex = this.#freeSlots.pop() ?? this.#slots.length;
+    const slot: CategorySlot = { slug, code: slotIndex + FIRST_CATEGORY_CODE, lists: new ScopeLists(this.#orders, this.#load) };
+    this.#slots[slotIndex] = slot;
+    this.#categories.set(slug, slot);
+    this.#sortedSlugs = undefined;
+    return slot;
+  }
+
+  #releaseIfEmpty(code: number): void {
+    const slotIndex = code - FIRST_CATEGORY_CODE;
+    const slot = this.#slots[slotIndex];
+    if (slot === undefined || slot.lists.size > 0) return;
+    this.#slots[slotIndex] = undefined;
+    this.#freeSlots.push(slotIndex);
+    this.#categories.delete(slot.slug);
+    this.#sortedSlugs = undefined;
+  }
+}
+
+/** The positions of a price-ordered list whose prices are in [minPrice, maxPrice]. */
+function priceRange(list: SortedIdList, columns: ProductColumns, minPrice: number, maxPrice: number): { low: number; high: number } {
+  const { prices } = columns;
+  const low = minPrice === -Infinity ? 0 : list.partitionPoint((id) => (prices[id] ?? 0) < minPrice);
+  const high = maxPrice === Infinity ? list.length : list.partitionPoint((id) => (prices[id] ?? 0) <= maxPrice);
+  return { low, high: Math.max(low, high) };
+}
+
+function sum<T>(items: readonly T[], count: (item: T) => number): number {
+  let total = 0;
+  for (const item of items) total += count(item);
+  return total;
+}
+
+function writeFields(columns: ProductColumns, product: SearchableProduct): void {
+  const { id } = product;
+  columns.prices[id] = product.price;
+  columns.soldOut[id] = product.stock === 0 ? 1 : 0;
+  columns.names[id] = product.name;
+  columns.descriptions[id] = product.description;
+}
+
+function isInt32(value: number): boolean {
+  return Number.isInteger(value) && value >= 0 && value <= INT32_MAX;
+}
+
+function isInt32Id(id: number): boolean {
+  return isInt32(id) && id > 0;
+}
+
+/** Refuses what would break the lists' order (NaN prices) or the columns (ids past int32). */
+function checkProduct(product: SearchableProduct): void {
+  const { id, price, stock, category } = product;
+  if (!isInt32Id(id)) throw new RangeError(`product id must be an integer from 1 below 2^31: got ${id}`);
+  if (!(Number.isFinite(price) && price > 0)) throw new RangeError(`product ${id}: price must be a finite number above 0`);
+  if (stock !== null && !isInt32(stock)) throw new RangeError(`product ${id}: stock must be null or an integer from 0`);
+  if (typeof product.name !== 'string' || typeof product.description !== 'string') throw new TypeError(`product ${id}: name and description must be strings`);
+  if (category !== null && typeof category !== 'string') throw new TypeError(`product ${id}: category must be a string or null`);
+}

@@ -1,0 +1,334 @@
+/**
+ * Compares the sort keys of two ids: negative when `a`'s key comes first,
+ * 0 when the keys are equal. The list breaks key ties by ascending id, so
+ * every id has exactly one place.
+ */
+export type KeyOrder = (a: number, b: number) => number;
+
+/** Ids per block, half of the most a block holds; see SortedIdList. */
+export const DEFAULT_BLOCK_LOAD = 1024;
+/** The least headroom a block's array grows by; see #insertAt. */
+const MIN_GROWTH = 16;
+
+/**
+ * A sorted list of ids with positional access: an order-statistic list in
+ * the manner of Python's sortedcontainers.SortedList.
+ *
+ * Ids live in blocks of `load` to `2 * load` ids (fewer only at the end of
+ * the list, or after deletions until a merge), each an Int32Array: 4 bytes an
+ * id and no object per element, which is what keeps a million ids in each of
+ * a few dozen lists affordable. Finding an id is a binary search over the
+ * blocks' last ids and then inside one block; an insert or delete shifts at
+ * most one block, O(log n + load). A Fenwick tree over the block lengths
+ * turns a position into a block, and a block into the count before it, in
+ * O(log blocks); it is rebuilt, lazily, only when blocks split, merge or go.
+ *
+ * The keys are read through `compareKeys` at every comparison, so the caller
+ * must delete an id before changing its key and insert it again after.
+ */
+export class SortedIdList {
+  #blocks: Int32Array[] = [];
+  #lengths: number[] = [];
+  /** Fenwick tree over #lengths, 1-based; undefined until the block structure settles. */
+  #tree: Int32Array | undefined;
+  #size = 0;
+  readonly #load: number;
+  /** The order of keys alone, without the tie-break by id. */
+  readonly compareKeys: KeyOrder;
+
+  constructor(compareKeys: KeyOrder, load = DEFAULT_BLOCK_LOAD) {
+    if (!Number.isInteger(load) || load < 2) throw new RangeError('load must be an integer of at least 2');
+    this.compareKeys = compareKeys;
+    this.#load = load;
+  }
+
+  get length(): number {
+    return this.#size;
+  }
+
+  /** The list's order: by key, then by ascending id. */
+  compare(a: number, b: number): number {
+    return this.compareKeys(a, b) || a - b;
+  }
+
+  insert(id: number): void {
+    if (this.#blocks.length === 0) {
+      this.#blocks.push(Int32Array.of(id));
+      this.#lengths.push(1);
+      this.#tree = undefined;
+      this.#size = 1;
+      return;
+    }
+    const blockIndex = this.#blockFor(id);
+    const block = this.#blockAt(blockIndex);
+    const length = this.#lengthAt(blockIndex);
+    const offset = this.#lowerBoundIn(block, length, id);
+    if (offset < length && block[offset] === id) throw new Error(`id ${id} is already in the list`);
+    this.#insertAt(blockIndex, offset, id);
+    this.#size++;
+  }
+
+  /** Removes the id; false when it was not there. */
+  delete(id: number): boolean {
+    if (this.#size === 0) return false;
+    const blockIndex = this.#blockFor(id);
+    const block = this.#blockAt(blockIndex);
+    const length = this.#lengthAt(blockIndex);
+    const offset = this.#lowerBoundIn(block, length, id);
+    if (offset >= length || block[offset] !== id) return false;
+    block.copyWithin(offset, offset + 1, length);
+    this.#lengths[blockIndex] = length - 1;
+    this.#size--;
+    if (length - 1 === 0) {
+      this.#removeBlock(blockIndex);
+    } else if (length - 1 < this.#load >> 1 && this.#blocks.length > 1) {
+      // Merging blocks that fall below a quarter full keeps their number, and
+      // so every search over them, proportional to the size.
+      this.#mergeWithNeighbour(blockIndex);
+    } else {
+      this.#treeAdd(blockIndex, -1);
+    }
+    return true;
+  }
+
+  /** The id at `position` (0-based); the caller keeps it inside the list. */
+  at(position: number): number {
+    if (!(position >= 0 && position < this.#size)) throw new RangeError(`position ${position} is outside the list of ${this.#size}`);
+    const { blockIndex, before } = this.#locate(position);
+    return this.#blockAt(blockIndex)[position - before] ?? 0;
+  }
+
+  /** How many ids come before `id` in the list's order; `id` need not be in the list. */
+  rank(id: number): number {
+    return this.partitionPoint((candidate) => this.compare(candidate, id) < 0);
+  }
+
+  /**
+   * How many ids, from the start, satisfy `isBefore`, which must hold for a
+   * prefix of the list and for nothing after it (a binary search, O(log n)).
+   */
+  partitionPoint(isBefore: (id: number) => boolean): number {
+    const blocks = this.#blocks;
+    let low = 0;
+    let high = blocks.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (isBefore(this.#lastOf(middle))) low = middle + 1;
+      else high = middle;
+    }
+    if (low === blocks.length) return this.#size;
+    const block = this.#blockAt(low);
+    let lowOffset = 0;
+    let highOffset = this.#lengthAt(low) - 1;
+    while (lowOffset < highOffset) {
+      const middle = (lowOffset + highOffset) >>> 1;
+      if (isBefore(block[middle] ?? 0)) lowOffset = middle + 1;
+      else highOffset = middle;
+    }
+    return this.#countBefore(low) + lowOffset;
+  }
+
+  /**
+   * Calls `visit` with the ids at positions start, start + 1, ... up to
+   * `end` (exclusive), while it returns true.
+   */
+  scan(start: number, end: number, visit: (id: number) => boolean): void {
+    const stop = Math.min(end, this.#size);
+    if (start >= stop) return;
+    let { blockIndex, before } = this.#locate(start);
+    let offset = start - before;
+    let remaining = stop - start;
+    while (remaining > 0) {
+      const block = this.#blockAt(blockIndex);
+      const length = Math.min(this.#lengthAt(blockIndex), offset + remaining);
+      remaining -= length - offset;
+      for (; offset < length; offset++) if (!visit(block[offset] ?? 0)) return;
+      blockIndex++;
+      offset = 0;
+    }
+  }
+
+  /**
+   * Calls `visit` with the ids at positions start, start - 1, ... down to
+   * `end` (inclusive), while it returns true.
+   */
+  scanBackward(start: number, end: number, visit: (id: number) => boolean): void {
+    const first = Math.min(start, this.#size - 1);
+    const last = Math.max(end, 0);
+    if (first < last) return;
+    let { blockIndex, before } = this.#locate(first);
+    let offset = first - before;
+    let remaining = first - last + 1;
+    while (remaining > 0) {
+      const block = this.#blockAt(blockIndex);
+      const stop = Math.max(-1, offset - remaining);
+      remaining -= offset - stop;
+      for (; offset > stop; offset--) if (!visit(block[offset] ?? 0)) return;
+      blockIndex--;
+      if (blockIndex >= 0) offset = this.#lengthAt(blockIndex) - 1;
+    }
+  }
+
+  /** The ids in order, for tests and debugging. */
+  toArray(): number[] {
+    const ids: number[] = [];
+    this.scan(0, this.#size, (id) => ids.push(id) > 0);
+    return ids;
+  }
+
+  /** Bytes held by the blocks' arrays (the rest is small and per block). */
+  get byteLength(): number {
+    let bytes = 0;
+    for (const block of this.#blocks) bytes += block.byteLength;
+    return bytes;
+  }
+
+  /** The first block whose last id is not before `id`, or the last block. */
+  #blockFor(id: number): number {
+    let low = 0;
+    let high = this.#blocks.length - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.compare(this.#lastOf(middle), id) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  #lowerBoundIn(block: Int32Array, length: number, id: number): number {
+    let low = 0;
+    let high = length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.compare(block[middle] ?? 0, id) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  #insertAt(blockIndex: number, offset: number, id: number): void {
+    const length = this.#lengthAt(blockIndex);
+    const maxLength = this.#load * 2;
+    if (length >= maxLength) {
+      const isAppend = blockIndex === this.#blocks.length - 1 && offset === length;
+      if (isAppend) {
+        // Ascending ids always arrive here: a fresh block leaves the full one
+        // full, where halving would leave every block of such a list half empty.
+        this.#blocks.push(Int32Array.of(id));
+        this.#lengths.push(1);
+        this.#tree = undefined;
+        return;
+      }
+      this.#split(blockIndex);
+      const leftLength = this.#lengthAt(blockIndex);
+      if (offset <= leftLength) this.#insertAt(blockIndex, offset, id);
+      else this.#insertAt(blockIndex + 1, offset - leftLength, id);
+      return;
+    }
+    let block = this.#blockAt(blockIndex);
+    if (length === block.length) {
+      // Growing by a quarter bounds the unused tail of every block to a
+      // quarter while keeping the copies amortised O(1) an insert.
+      const grown = new Int32Array(Math.min(maxLength, length + Math.max(MIN_GROWTH, length >> 2)));
+      grown.set(block);
+      block = grown;
+      this.#blocks[blockIndex] = grown;
+    }
+    block.copyWithin(offset + 1, offset, length);
+    block[offset] = id;
+    this.#lengths[blockIndex] = length + 1;
+    this.#treeAdd(blockIndex, 1);
+  }
+
+  #split(blockIndex: number): void {
+    const block = this.#blockAt(blockIndex);
+    const length = this.#lengthAt(blockIndex);
+    const half = length >> 1;
+    this.#blocks.splice(blockIndex, 1, withHeadroom(block.subarray(0, half)), withHeadroom(block.subarray(half, length)));
+    this.#lengths.splice(blockIndex, 1, half, length - half);
+    this.#tree = undefined;
+  }
+
+  #mergeWithNeighbour(blockIndex: number): void {
+    const left = blockIndex > 0 ? blockIndex - 1 : blockIndex;
+    const leftLength = this.#lengthAt(left);
+    const rightLength = this.#lengthAt(left + 1);
+    const merged = new Int32Array(leftLength + rightLength + Math.max(MIN_GROWTH, (leftLength + rightLength) >> 3));
+    merged.set(this.#blockAt(left).subarray(0, leftLength));
+    merged.set(this.#blockAt(left + 1).subarray(0, rightLength), leftLength);
+    this.#blocks.splice(left, 2, merged);
+    this.#lengths.splice(left, 2, leftLength + rightLength);
+    this.#tree = undefined;
+    if (leftLength + rightLength > this.#load * 2) this.#split(left);
+  }
+
+  #removeBlock(blockIndex: number): void {
+    this.#blocks.splice(blockIndex, 1);
+    this.#lengths.splice(blockIndex, 1);
+    this.#tree = undefined;
+  }
+
+  #blockAt(blockIndex: number): Int32Array {
+    const block = this.#blocks[blockIndex];
+    if (block === undefined) throw new Error(`no block ${blockIndex}`);
+    return block;
+  }
+
+  #lengthAt(blockIndex: number): number {
+    return this.#lengths[blockIndex] ?? 0;
+  }
+
+  #lastOf(blockIndex: number): number {
+    return this.#blockAt(blockIndex)[this.#lengthAt(blockIndex) - 1] ?? 0;
+  }
+
+  #fenwick(): Int32Array {
+    if (this.#tree !== undefined) return this.#tree;
+    const count = this.#lengths.length;
+    const tree = new Int32Array(count + 1);
+    for (let i = 1; i <= count; i++) {
+      tree[i] = (tree[i] ?? 0) + this.#lengthAt(i - 1);
+      const parent = i + (i & -i);
+      if (parent <= count) tree[parent] = (tree[parent] ?? 0) + (tree[i] ?? 0);
+    }
+    this.#tree = tree;
+    return tree;
+  }
+
+  #treeAdd(blockIndex: number, delta: number): void {
+    const tree = this.#tree;
+    if (tree === undefined) return;
+    for (let i = blockIndex + 1; i < tree.length; i += i & -i) tree[i] = (tree[i] ?? 0) + delta;
+  }
+
+  /** The total length of the blocks before `blockIndex`. */
+  #countBefore(blockIndex: number): number {
+    const tree = this.#fenwick();
+    let sum = 0;
+    for (let i = blockIndex; i > 0; i -= i & -i) sum += tree[i] ?? 0;
+    return sum;
+  }
+
+  /** The block holding `position`, and how many ids the blocks before it hold. */
+  #locate(position: number): { blockIndex: number; before: number } {
+    const tree = this.#fenwick();
+    let blockIndex = 0;
+    let before = 0;
+    let step = 1;
+    while (step * 2 < tree.length) step *= 2;
+    for (; step > 0; step >>= 1) {
+      const next = blockIndex + step;
+      if (next < tree.length && before + (tree[next] ?? 0) <= position) {
+        blockIndex = next;
+        before += tree[next] ?? 0;
+      }
+    }
+    return { blockIndex, before };
+  }
+}
+
+function withHeadroom(ids: Int32Array): Int32Array {
+  const block = new Int32Array(ids.length + Math.max(MIN_GROWTH, ids.length >> 3));
+  block.set(ids);
+  return block;
+}
