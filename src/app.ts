@@ -43,17 +43,18 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
  * settings are wrong or PROTECT names a route that does not exist.
  */
 export function createApp({ config, store, log, drain }: AppParts): RequestListener {
-  const auth = loadAuthConfig(config.auth);
-  const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds);
+  const auth = loadAuthConfig(config.auth, { marketplace: config.marketplace });
+  const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds, { roles: config.marketplace });
   const gate = new HashGate({ concurrency: auth.hashConcurrency, queueLimit: auth.hashQueueLimit });
   const verified = new VerifiedCredentials();
-  const passwordCheck = () => new PasswordCheck({ users: auth.users, throttle: new LoginThrottle({ maxFailures: auth.loginMaxFailures }), gate, verified });
+  const passwordCheck = () =>
+    new PasswordCheck({ accounts: auth.users, decoy: auth.users.decoy, throttle: new LoginThrottle({ maxFailures: auth.loginMaxFailures }), gate, verified });
   const routes = [...productRoutes, ...produkteRoutes, ...authRoutes({ passwords: passwordCheck(), tokens }), ...healthRoutes];
 
   const write = createReplyWriter(serviceErrors(config), drain);
   const run = createRouteRunner<Identity, StoreCommand>({
     bodyLimit: config.bodyLimit,
-    dispatch: async (command, status) => storeReplyToHttp(await store.send(command), status, log),
+    dispatch: async (command, status, listing) => storeReplyToHttp(await store.send(command), status, log, listing),
     write,
     log,
   });

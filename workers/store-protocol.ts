@@ -34,8 +34,8 @@ export interface StoreBatch {
 export type StoreBody = string | readonly Uint8Array[];
 
 export type StoreResult =
-  /** The command succeeded and has a body to send. */
-  | { readonly kind: 'ok'; readonly body: StoreBody }
+  /** The command succeeded and has a body to send; a list answered to a query also says how many matched in all. */
+  | { readonly kind: 'ok'; readonly body: StoreBody; readonly total?: number }
   /** The command succeeded and has nothing to send (a delete; a probe that found its item). */
   | { readonly kind: 'empty' }
   /**

@@ -17,6 +17,8 @@ export interface AuthConfig {
   readonly loginMaxFailures: number;
   readonly hashConcurrency: number;
   readonly hashQueueLimit: number;
+  /** The marketplace is on: roles in tokens, the admin scheme and its defaults. */
+  readonly marketplace: boolean;
 }
 
 // HS256 is only as strong as its key: RFC 7518 asks for at least 256 bits.
@@ -26,7 +28,7 @@ const MIN_SECRET_BYTES = 32;
  * Throws a ConfigError whose message starts with the setting's name. Messages
  * never quote a password, key or secret.
  */
-export function loadAuthConfig(raw: AuthSettings): AuthConfig {
+export function loadAuthConfig(raw: AuthSettings, options: { readonly marketplace: boolean }): AuthConfig {
   const within = <T>(name: string, parse: () => T): T => {
     try {
       return parse();
@@ -45,6 +47,8 @@ export function loadAuthConfig(raw: AuthSettings): AuthConfig {
     if (rule.scheme === 'basic' && users.size === 0) throw new ConfigError(`${where} needs AUTH_USERS`);
     if (rule.scheme === 'bearer' && users.size === 0) throw new ConfigError(`${where} needs AUTH_USERS: without users nobody can log in for a token`);
     if (rule.scheme === 'apikey' && apiKeys.size === 0) throw new ConfigError(`${where} needs API_KEYS`);
+    if (rule.scheme === 'admin' && !options.marketplace) throw new ConfigError(`${where}: the admin scheme needs MARKETPLACE=1 (roles exist only in the marketplace)`);
+    if (rule.scheme === 'admin' && users.size === 0 && apiKeys.size === 0) throw new ConfigError(`${where} needs AUTH_USERS or API_KEYS: administrators are those accounts and keys`);
   }
   return {
     users,
@@ -55,5 +59,6 @@ export function loadAuthConfig(raw: AuthSettings): AuthConfig {
     loginMaxFailures: raw.loginMaxFailures,
     hashConcurrency: raw.hashConcurrency,
     hashQueueLimit: raw.hashQueueLimit,
+    marketplace: options.marketplace,
   };
 }

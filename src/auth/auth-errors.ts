@@ -13,6 +13,8 @@ export const AUTH_ERRORS = {
   LOGIN_INVALID: { status: 401, message: 'Invalid username or password', format: 'text' },
   LOGIN_THROTTLED: { status: 429, message: 'Too many failed logins; retry later', format: 'text' },
   // Retry-After: a hash takes ~100 ms, so the queue moves within a second.
+  // JSON, not text: the caller proved who they are; this is the section 7 role check.
+  ADMIN_REQUIRED: { status: 403, message: 'This needs an administrator' },
   HASHING_BUSY: { status: 503, message: 'Too many password checks in progress; retry shortly', format: 'text', headers: ['retry-after', '1'] },
 } as const satisfies HttpErrorTable;
 

@@ -27,7 +27,7 @@ export function authRoutes({ passwords, tokens }: AuthRouteParts) {
       method: 'POST',
       path: '/login',
       summary: 'Exchange a username and password for a Bearer token',
-      open: true,
+      protection: 'open',
       // The body holds a password: a parse error must not quote it back.
       body: { validate: anyAttempt, quoteParseError: false },
       action: {
@@ -36,7 +36,7 @@ export function authRoutes({ passwords, tokens }: AuthRouteParts) {
           switch (outcome.kind) {
             case 'accepted':
               // No data wrapper: the seed shows {"token": ...}.
-              return jsonReply(200, JSON.stringify({ token: tokens.issue(outcome.username) }));
+              return jsonReply(200, JSON.stringify({ token: tokens.issue(outcome.subject) }));
             case 'rejected':
               return errorReply('LOGIN_INVALID' satisfies AuthErrorCode);
             case 'throttled':

@@ -1,31 +1,30 @@
-import { parseStoredPassword, verifyPassword, type StoredPassword } from './passwords.js';
-import type { HashGate } from './hash-gate.js';
+import { parseStoredPassword, type StoredPassword } from './passwords.js';
+import type { Account, AccountDirectory } from './accounts.js';
 
-/** A password check's outcome; `busy` when the hash gate refused to queue it. */
-export type PasswordCheck = 'match' | 'mismatch' | 'busy';
-
-/** AUTH_USERS, parsed: the accounts that may log in (Basic and /login) and their passwords. */
-export class AuthUsers {
-  readonly #users: ReadonlyMap<string, StoredPassword>;
-  /** Checked for unknown users so a miss costs as much time as a wrong password. */
-  readonly #decoy: StoredPassword;
+/** AUTH_USERS, parsed: the accounts that may log in (Basic and /login), administrators in the marketplace. */
+export class AuthUsers implements AccountDirectory {
+  readonly #users: ReadonlyMap<string, Account>;
+  /** A stored password checked for unknown users, so a miss costs as much time as a wrong password. */
+  readonly decoy: StoredPassword;
 
   constructor(users: ReadonlyMap<string, StoredPassword>) {
-    this.#users = users;
-    this.#decoy = users.values().next().value ?? parseStoredPassword('');
+    this.#users = new Map([...users].map(([username, password]) => [username, { password, subject: { username, role: 'admin' } }]));
+    this.decoy = users.values().next().value ?? parseStoredPassword('');
   }
 
   get size(): number {
     return this.#users.size;
   }
 
-  /** Scrypt-hashed passwords pass through the gate; plain ones cost a SHA-256 and do not. */
-  async verify(username: string, password: string, gate: HashGate): Promise<PasswordCheck> {
-    const stored = this.#users.get(username);
-    const against = stored ?? this.#decoy;
-    const matches = against.kind === 'plain' ? await verifyPassword(against, password) : await gate.run(() => verifyPassword(against, password));
-    if (matches === 'busy') return 'busy';
-    return stored !== undefined && matches ? 'match' : 'mismatch';
+  find(username: string): Account | undefined {
+    return this.#users.get(username);
+  }
+
+  /** Whether a name is an account's, compared lower-cased (customers' emails may not take one). */
+  hasNameLike(name: string): boolean {
+    const lower = name.toLowerCase();
+    for (const username of this.#users.keys()) if (username.toLowerCase() === lower) return true;
+    return false;
   }
 }
 

@@ -3,25 +3,38 @@ import type { RouteDefinition } from '../http/route.js';
 /** The schemes a caller can prove their identity with. */
 export type ProofScheme = 'basic' | 'apikey' | 'bearer';
 
-/** Who the caller proved to be, and how. */
-export interface Identity {
-  readonly username: string;
-  readonly scheme: ProofScheme;
-}
+/**
+ * Who the caller proved to be, and how. In the marketplace, the AUTH_USERS
+ * accounts and the API keys are administrators and registered users are
+ * customers; a token without a role (one issued before the marketplace was
+ * on) is neither.
+ */
+export type Identity =
+  | { readonly username: string; readonly scheme: ProofScheme; readonly role: 'admin' | 'none' }
+  | { readonly username: string; readonly scheme: 'bearer'; readonly role: 'customer'; readonly userId: number };
+
+export type Customer = Extract<Identity, { role: 'customer' }>;
+
+/**
+ * How PROTECT applies to a route. `open`: never protected (/login, /health).
+ * `bearer-always`: a Bearer token is needed whatever PROTECT says (the
+ * marketplace's per-user routes, which must know whose data they touch).
+ * Absent: as PROTECT and the built-in defaults say.
+ */
+export type RouteProtection = 'open' | 'bearer-always';
 
 /** A route of this service: the HTTP declaration, with the caller an Identity. */
-export type ServiceRoute<Command, Body = undefined, Ids extends string = never> = RouteDefinition<Identity, Command, Body, Ids> & {
-  /** Never protected, whatever PROTECT says (/login, /health). */
-  readonly open?: true;
+export type ServiceRoute<Command, Body = undefined, Ids extends string = never, Query = undefined> = RouteDefinition<Identity, Command, Body, Ids, Query> & {
+  readonly protection?: RouteProtection;
 };
 
 /**
  * Declares the routes of one domain: `const route = routesOf<ProductCommand>()`,
  * then `route({...})` per route. The two steps let the domain name its command
- * type once while each route's body and id types are inferred from its
- * validator and its `ids`; the result joins a list typed without them, which
- * the runner never needs.
+ * type once while each route's body, id and query types are inferred from
+ * its declaration; the result joins a list typed without them, which the
+ * runner never needs.
  */
 export function routesOf<Command>() {
-  return <Body = undefined, Ids extends string = never>(route: ServiceRoute<Command, Body, Ids>): ServiceRoute<Command, unknown, string> => route;
+  return <Body = undefined, Ids extends string = never, Query = undefined>(route: ServiceRoute<Command, Body, Ids, Query>): ServiceRoute<Command, unknown, string, unknown> => route;
 }

@@ -1,5 +1,7 @@
-import type { AuthUsers } from './auth-users.js';
+import type { AccountDirectory } from './accounts.js';
 import type { HashGate } from './hash-gate.js';
+import { verifyPassword, type StoredPassword } from './passwords.js';
+import type { TokenSubject } from './tokens.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { VerifiedCredentials } from './verified-credentials.js';
 
@@ -11,7 +13,7 @@ export const MAX_USERNAME_LENGTH = 320;
 export const MAX_PASSWORD_LENGTH = 1024;
 
 export type PasswordCheckOutcome =
-  | { readonly kind: 'accepted'; readonly username: string }
+  | { readonly kind: 'accepted'; readonly subject: TokenSubject }
   | { readonly kind: 'rejected' }
   /** Too many failures for this username from this address: wait `retryAfterSeconds`. */
   | { readonly kind: 'throttled'; readonly retryAfterSeconds: number }
@@ -24,37 +26,53 @@ export type PasswordCheckOutcome =
  * then the (gated) hash. /login and Basic each have their own, so their
  * failures are counted apart; the gate and the cache are shared.
  */
-export class PasswordCheck {
-  readonly #users: AuthUsers;
-  readonly #throttle: LoginThrottle;
-  readonly #gate: HashGate;
-  readonly #verified: VerifiedCredentials;
+export interface PasswordCheckParts {
+  readonly accounts: AccountDirectory;
+  /** Checked when no account has the username, so a miss costs as much as a wrong password. */
+  readonly decoy: StoredPassword;
+  readonly throttle: LoginThrottle;
+  readonly gate: HashGate;
+  readonly verified: VerifiedCredentials;
+}
 
-  constructor(parts: { readonly users: AuthUsers; readonly throttle: LoginThrottle; readonly gate: HashGate; readonly verified: VerifiedCredentials }) {
-    this.#users = parts.users;
-    this.#throttle = parts.throttle;
-    this.#gate = parts.gate;
-    this.#verified = parts.verified;
+export class PasswordCheck {
+  readonly #parts: PasswordCheckParts;
+
+  constructor(parts: PasswordCheckParts) {
+    this.#parts = parts;
   }
 
   async check(address: string, username: unknown, password: unknown): Promise<PasswordCheckOutcome> {
+    const { throttle, verified } = this.#parts;
     const name = typeof username === 'string' ? username : '';
-    const wait = this.#throttle.retryAfterSeconds(address, name);
+    const wait = throttle.retryAfterSeconds(address, name);
     if (wait > 0) return { kind: 'throttled', retryAfterSeconds: wait };
     if (typeof username !== 'string' || typeof password !== 'string' || username.length > MAX_USERNAME_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
-      this.#throttle.recordFailure(address, name);
+      throttle.recordFailure(address, name);
       return { kind: 'rejected' };
     }
-    if (!this.#verified.has(username, password)) {
-      const verdict = await this.#users.verify(username, password, this.#gate);
+    let subject = verified.find(username, password);
+    if (subject === undefined) {
+      const verdict = await this.#verify(username, password);
       if (verdict === 'busy') return { kind: 'busy' };
-      if (verdict === 'mismatch') {
-        this.#throttle.recordFailure(address, username);
+      if (verdict === undefined) {
+        throttle.recordFailure(address, username);
         return { kind: 'rejected' };
       }
-      this.#verified.remember(username, password);
+      subject = verdict;
+      verified.remember(username, password, subject);
     }
-    this.#throttle.recordSuccess(address, username);
-    return { kind: 'accepted', username };
+    throttle.recordSuccess(address, username);
+    return { kind: 'accepted', subject };
+  }
+
+  /** Who the password proves, undefined when it proves no one; scrypt hashes pass the gate, plain passwords (a SHA-256) do not. */
+  async #verify(username: string, password: string): Promise<TokenSubject | undefined | 'busy'> {
+    const { accounts, decoy, gate } = this.#parts;
+    const account = await accounts.find(username);
+    const stored = account?.password ?? decoy;
+    const matches = stored.kind === 'plain' ? await verifyPassword(stored, password) : await gate.run(() => verifyPassword(stored, password));
+    if (matches === 'busy') return 'busy';
+    return matches && account !== undefined ? account.subject : undefined;
   }
 }

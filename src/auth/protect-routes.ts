@@ -3,21 +3,28 @@ import type { Guard, ResolvedRoute } from '../http/route.js';
 import type { AuthConfig } from './auth-config.js';
 import type { TokenService } from './tokens.js';
 import type { PasswordCheck } from './password-check.js';
-import type { Identity, ProofScheme, ServiceRoute } from './identity.js';
-import { requireApiKey, requireBasic, requireBearer } from './schemes.js';
-import { schemeFor } from './protection-rules.js';
+import type { Identity, ServiceRoute } from './identity.js';
+import { requireAdmin, requireApiKey, requireBasic, requireBearer } from './schemes.js';
+import { defaultRules, schemeFor, type AuthScheme } from './protection-rules.js';
+
+export interface Credentials {
+  readonly tokens: TokenService;
+  readonly passwords: PasswordCheck;
+}
 
 /**
  * Gives each route the guard PROTECT asks for, once, at start-up. The rules
  * are checked against the real route table here: a rule that names no route
- * is a typo that would leave something unprotected, so it stops start-up.
+ * is a typo that would leave something unprotected, and a rule that names a
+ * route whose protection is fixed (`open`, `bearer-always`) would be silently
+ * ignored; both stop start-up.
  */
 export function protectRoutes<Command>(
-  routes: readonly ServiceRoute<Command, unknown, string>[],
+  routes: readonly ServiceRoute<Command, unknown, string, unknown>[],
   auth: AuthConfig,
-  credentials: { readonly tokens: TokenService; readonly passwords: PasswordCheck },
+  credentials: Credentials,
 ): ResolvedRoute<Identity, Command>[] {
-  const protectable = routes.filter((route) => route.open !== true);
+  const protectable = routes.filter((route) => route.protection === undefined);
   for (const rule of auth.rules) {
     if (rule.path === '*') continue;
     const where = `PROTECT rule "${rule.method} ${rule.path}=${rule.scheme}"`;
@@ -26,13 +33,15 @@ export function protectRoutes<Command>(
     if (rule.method !== '*' && !onPath.some((route) => route.method === rule.method)) throw new ConfigError(`${where}: ${rule.path} has no ${rule.method}`);
   }
 
-  const guards: Readonly<Record<ProofScheme, Guard<Identity>>> = {
+  const guards: Readonly<Record<Exclude<AuthScheme, 'none'>, Guard<Identity>>> = {
     basic: requireBasic(credentials.passwords),
     apikey: requireApiKey(auth.apiKeys),
     bearer: requireBearer(credentials.tokens),
+    admin: requireAdmin(auth.apiKeys, credentials.tokens),
   };
+  const defaults = defaultRules(auth.marketplace);
   return routes.map((definition) => {
-    const scheme = definition.open === true ? 'none' : schemeFor(auth.rules, definition.method, definition.path);
+    const scheme = definition.protection === 'open' ? 'none' : definition.protection === 'bearer-always' ? 'bearer' : schemeFor(auth.rules, definition.method, definition.path, defaults);
     return { definition, guard: scheme === 'none' ? undefined : guards[scheme] };
   });
 }

@@ -6,7 +6,7 @@ import type { RouteMethod } from '../http/route.js';
  * rule names a real endpoint is checked against the route table when the
  * router is built.
  */
-export const AUTH_SCHEMES = ['basic', 'apikey', 'bearer', 'none'] as const;
+export const AUTH_SCHEMES = ['basic', 'apikey', 'bearer', 'admin', 'none'] as const;
 export type AuthScheme = (typeof AUTH_SCHEMES)[number];
 
 const RULE_METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'DELETE', '*'];
@@ -20,6 +20,19 @@ export interface ProtectionRule {
 
 /** With no rule for it, GET /me still needs a caller to greet. */
 const DEFAULT_RULES: readonly ProtectionRule[] = [{ method: 'GET', path: '/me', scheme: 'bearer' }];
+
+/** In the marketplace, product writes need an administrator unless PROTECT names another scheme. */
+const MARKETPLACE_DEFAULT_RULES: readonly ProtectionRule[] = [
+  ...DEFAULT_RULES,
+  { method: 'POST', path: '/products', scheme: 'admin' },
+  { method: 'PUT', path: '/products/:id', scheme: 'admin' },
+  { method: 'DELETE', path: '/products/:id', scheme: 'admin' },
+];
+
+/** The rules that apply where no PROTECT rule matches. */
+export function defaultRules(marketplace: boolean): readonly ProtectionRule[] {
+  return marketplace ? MARKETPLACE_DEFAULT_RULES : DEFAULT_RULES;
+}
 
 export function parseProtect(text: string): ProtectionRule[] {
   const rules: ProtectionRule[] = [];
@@ -44,9 +57,9 @@ export function parseProtect(text: string): ProtectionRule[] {
 
 /**
  * The most specific rule wins: an exact path beats `*`, then an exact method
- * beats `*`. The built-in GET /me rule counts only where no rule matches.
+ * beats `*`. The built-in defaults count only where no rule matches.
  */
-export function schemeFor(rules: readonly ProtectionRule[], method: RouteMethod, path: string): AuthScheme {
+export function schemeFor(rules: readonly ProtectionRule[], method: RouteMethod, path: string, defaults: readonly ProtectionRule[] = DEFAULT_RULES): AuthScheme {
   let best: ProtectionRule | undefined;
   let bestRank = -1;
   for (const rule of rules) {
@@ -57,5 +70,5 @@ export function schemeFor(rules: readonly ProtectionRule[], method: RouteMethod,
       bestRank = rank;
     }
   }
-  return (best ?? DEFAULT_RULES.find((rule) => rule.method === method && rule.path === path))?.scheme ?? 'none';
+  return (best ?? defaults.find((rule) => rule.method === method && rule.path === path))?.scheme ?? 'none';
 }

@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer';
-import type { Guard } from '../http/route.js';
+import type { IncomingMessage } from 'node:http';
+import type { Guard, GuardOutcome } from '../http/route.js';
 import { errorReply } from '../http/reply.js';
 import type { ApiKeyRing } from './api-keys.js';
 import type { TokenService } from './tokens.js';
@@ -33,7 +34,7 @@ export function requireBasic(passwords: PasswordCheck): Guard<Identity> {
     const outcome = await passwords.check(req.socket.remoteAddress ?? '', decoded.slice(0, colon), decoded.slice(colon + 1));
     switch (outcome.kind) {
       case 'accepted':
-        return { caller: { username: outcome.username, scheme: 'basic' } };
+        return { caller: { username: outcome.subject.username, scheme: 'basic', role: 'admin' } };
       case 'rejected':
         return refuse('BASIC_INVALID');
       case 'throttled':
@@ -44,22 +45,38 @@ export function requireBasic(passwords: PasswordCheck): Guard<Identity> {
   };
 }
 
-export function requireApiKey(keys: ApiKeyRing): Guard<Identity> {
-  return (req) => {
-    const presented = req.headers['x-api-key'];
-    const label = typeof presented === 'string' ? keys.labelOf(presented) : undefined;
-    if (label === undefined) return refuse('API_KEY_INVALID');
-    return { caller: { username: label, scheme: 'apikey' } };
-  };
+// API keys are the services' credentials: administrators in the marketplace.
+function apiKeyCaller(req: IncomingMessage, keys: ApiKeyRing): GuardOutcome<Identity> {
+  const presented = req.headers['x-api-key'];
+  const label = typeof presented === 'string' ? keys.labelOf(presented) : undefined;
+  if (label === undefined) return refuse('API_KEY_INVALID');
+  return { caller: { username: label, scheme: 'apikey', role: 'admin' } };
 }
 
-export function requireBearer(tokens: TokenService): Guard<Identity> {
+function bearerCaller(req: IncomingMessage, tokens: TokenService): GuardOutcome<Identity> {
+  const header = req.headers.authorization;
+  const token = header !== undefined && BEARER_PREFIX.test(header) ? header.replace(BEARER_PREFIX, '').trim() : '';
+  if (token === '') return refuse('TOKEN_REQUIRED');
+  const identity = tokens.verify(token);
+  if (identity === undefined) return refuse('TOKEN_INVALID');
+  return { caller: identity };
+}
+
+export const requireApiKey = (keys: ApiKeyRing): Guard<Identity> => (req) => apiKeyCaller(req, keys);
+
+export const requireBearer = (tokens: TokenService): Guard<Identity> => (req) => bearerCaller(req, tokens);
+
+/**
+ * The marketplace's `admin` scheme: a request carrying `x-api-key` is judged
+ * as the apikey scheme; otherwise as bearer, and a valid token without the
+ * admin role is refused with 403 `{"error"}` (it proved who it is, but may
+ * not do this).
+ */
+export function requireAdmin(keys: ApiKeyRing, tokens: TokenService): Guard<Identity> {
   return (req) => {
-    const header = req.headers.authorization;
-    const token = header !== undefined && BEARER_PREFIX.test(header) ? header.replace(BEARER_PREFIX, '').trim() : '';
-    if (token === '') return refuse('TOKEN_REQUIRED');
-    const username = tokens.verify(token);
-    if (username === undefined) return refuse('TOKEN_INVALID');
-    return { caller: { username, scheme: 'bearer' } };
+    if (req.headers['x-api-key'] !== undefined) return apiKeyCaller(req, keys);
+    const outcome = bearerCaller(req, tokens);
+    if ('kind' in outcome || outcome.caller.role === 'admin') return outcome;
+    return refuse('ADMIN_REQUIRED');
   };
 }

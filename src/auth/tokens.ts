@@ -1,10 +1,14 @@
 import { createSigner, createVerifier } from 'fast-jwt';
+import type { Identity } from './identity.js';
+
+/** Who a token is issued to: an account (administrator in the marketplace) or a customer. */
+export type TokenSubject = { readonly username: string; readonly role: 'admin' } | { readonly username: string; readonly role: 'customer'; readonly userId: number };
 
 /** Issues and checks the Bearer tokens of POST /login. */
 export interface TokenService {
-  issue(username: string): string;
-  /** The token's username, or undefined when the token is not valid now. */
-  verify(token: string): string | undefined;
+  issue(subject: TokenSubject): string;
+  /** The identity the token proves, or undefined when the token is not valid now. */
+  verify(token: string): Identity | undefined;
 }
 
 /**
@@ -13,19 +17,31 @@ export interface TokenService {
  * once; the verifier caches tokens it has already checked (keyed by a hash of
  * the token, never past the token's own expiry), so a client reusing its token
  * pays for one HMAC check, not one per request.
+ *
+ * Without the marketplace, tokens carry exactly the seed's claims (username,
+ * sub, iat, exp); with it they also carry `role`, and a customer's `uid`.
  */
-export function createTokenService(secret: string, ttlSeconds: number): TokenService {
+export function createTokenService(secret: string, ttlSeconds: number, options: { readonly roles: boolean }): TokenService {
   const sign = createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 });
   const check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp'], cache: true });
   return {
-    issue: (username) => sign({ username, sub: username }),
+    issue(subject) {
+      const claims = { username: subject.username, sub: subject.username };
+      if (!options.roles) return sign(claims);
+      return sign(subject.role === 'customer' ? { ...claims, uid: subject.userId, role: 'customer' } : { ...claims, role: 'admin' });
+    },
     verify(token) {
+      let payload: { username?: unknown; role?: unknown; uid?: unknown };
       try {
-        const payload = check(token) as { username?: unknown };
-        return typeof payload.username === 'string' ? payload.username : undefined;
+        payload = check(token) as typeof payload;
       } catch {
         return undefined;
       }
+      const { username, role, uid } = payload;
+      if (typeof username !== 'string') return undefined;
+      if (!options.roles) return { username, scheme: 'bearer', role: 'admin' };
+      if (role === 'customer') return Number.isSafeInteger(uid) && (uid as number) > 0 ? { username, scheme: 'bearer', role: 'customer', userId: uid as number } : undefined;
+      return { username, scheme: 'bearer', role: role === 'admin' ? 'admin' : 'none' };
     },
   };
 }

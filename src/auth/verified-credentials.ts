@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { TokenSubject } from './tokens.js';
 
 /**
  * Credentials that passed a password check in the last `ttlMs`, so a client
@@ -10,7 +11,7 @@ import { createHmac, randomBytes } from 'node:crypto';
  */
 export class VerifiedCredentials {
   readonly #key = randomBytes(32);
-  readonly #expiries = new Map<string, number>();
+  readonly #entries = new Map<string, { readonly expires: number; readonly subject: TokenSubject }>();
   readonly #ttlMs: number;
   readonly #maxEntries: number;
   readonly #now: () => number;
@@ -21,20 +22,21 @@ export class VerifiedCredentials {
     this.#now = options.now ?? Date.now;
   }
 
-  has(username: string, password: string): boolean {
+  /** Who these credentials proved to be, if they were verified recently. */
+  find(username: string, password: string): TokenSubject | undefined {
     const key = this.#digest(username, password);
-    const expires = this.#expiries.get(key);
-    if (expires === undefined) return false;
-    if (expires > this.#now()) return true;
-    this.#expiries.delete(key);
-    return false;
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expires > this.#now()) return entry.subject;
+    this.#entries.delete(key);
+    return undefined;
   }
 
-  remember(username: string, password: string): void {
+  remember(username: string, password: string, subject: TokenSubject): void {
     const key = this.#digest(username, password);
-    this.#expiries.delete(key);
-    if (this.#expiries.size >= this.#maxEntries) this.#expiries.delete(this.#expiries.keys().next().value as string);
-    this.#expiries.set(key, this.#now() + this.#ttlMs);
+    this.#entries.delete(key);
+    if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
+    this.#entries.set(key, { expires: this.#now() + this.#ttlMs, subject });
   }
 
   #digest(username: string, password: string): string {

@@ -20,7 +20,12 @@ export interface ServiceConfig {
   /** '' or a prefix such as '/api', without a trailing slash. */
   readonly basePath: string;
   readonly bodyLimit: number;
+  /** Strict ids and 400 parse errors: STRICT=1, or implied by MARKETPLACE=1. */
   readonly strict: boolean;
+  /** The shop of contract section 7 on the same store. */
+  readonly marketplace: boolean;
+  /** ISO 4217 code (three capital letters) of prices, carts, orders and payments. */
+  readonly currency: string;
   readonly logLevel: LogLevel;
   /** Present when the service speaks HTTPS only. */
   readonly tls: TlsFiles | undefined;
@@ -58,6 +63,8 @@ export interface AuthSettings {
   readonly hashConcurrency: number;
   /** Hash requests that may wait for a turn; past it, 503 with Retry-After. */
   readonly hashQueueLimit: number;
+  /** Registrations per address in an hour before 429; 0 turns the limit off. */
+  readonly registerMaxPerHour: number;
 }
 
 function integerSetting(name: SettingName, raw: string | undefined, fallback: number, min: number, max: number): number {
@@ -86,6 +93,13 @@ function basePathSetting(raw: string | undefined): string {
     throw new ConfigError(`BASE_PATH must be a path prefix such as /api: a slash, then letters, digits, '.', '_', '~' or '-' (got "${raw}")`);
   }
   return raw.endsWith('/') ? raw.slice(0, -1) : raw;
+}
+
+function currencySetting(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'EUR';
+  // The form of an ISO 4217 code; whether it is assigned is not checked (contract section 7).
+  if (!/^[A-Z]{3}$/.test(raw)) throw new ConfigError(`CURRENCY must be an ISO 4217 code: three capital letters such as EUR (got "${raw}")`);
+  return raw;
 }
 
 function logLevelSetting(raw: string | undefined): LogLevel {
@@ -120,7 +134,9 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     basePath: basePathSetting(setting('BASE_PATH')),
     // Bodies are buffered whole before parsing, so the limit is capped.
     bodyLimit: integerSetting('BODY_LIMIT', setting('BODY_LIMIT'), 1048576, 1, ONE_GIB),
-    strict: booleanSetting('STRICT', setting('STRICT')),
+    strict: booleanSetting('STRICT', setting('STRICT')) || booleanSetting('MARKETPLACE', setting('MARKETPLACE')),
+    marketplace: booleanSetting('MARKETPLACE', setting('MARKETPLACE')),
+    currency: currencySetting(setting('CURRENCY')),
     logLevel: logLevelSetting(setting('LOG_LEVEL')),
     tls: tlsSetting(setting('TLS_CERT'), setting('TLS_KEY')),
     storeQueueLimit: integerSetting('STORE_QUEUE_LIMIT', setting('STORE_QUEUE_LIMIT'), 10000, 1, 10_000_000),
@@ -140,6 +156,7 @@ function authSettings(setting: SettingLookup): AuthSettings {
     // One core stays free for serving requests while others hash.
     hashConcurrency: integerSetting('HASH_CONCURRENCY', setting('HASH_CONCURRENCY'), Math.max(1, availableParallelism() - 1), 1, 64),
     hashQueueLimit: integerSetting('HASH_QUEUE_LIMIT', setting('HASH_QUEUE_LIMIT'), 32, 0, 100_000),
+    registerMaxPerHour: integerSetting('REGISTER_MAX_PER_HOUR', setting('REGISTER_MAX_PER_HOUR'), 20, 0, 1_000_000),
   };
 }
 

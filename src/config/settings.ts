@@ -12,6 +12,8 @@ export const SETTING_NAMES = [
   'BASE_PATH',
   'BODY_LIMIT',
   'STRICT',
+  'MARKETPLACE',
+  'CURRENCY',
   'LOG_LEVEL',
   'TLS_CERT',
   'TLS_KEY',
@@ -29,11 +31,12 @@ export const SETTING_NAMES = [
   'LOGIN_MAX_FAILURES',
   'HASH_CONCURRENCY',
   'HASH_QUEUE_LIMIT',
+  'REGISTER_MAX_PER_HOUR',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
 /** Settings that are on or off and may be given as a bare flag (`--strict`). */
-const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT']);
+const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT', 'MARKETPLACE']);
 
 export type SettingLookup = (name: SettingName) => string | undefined;
 

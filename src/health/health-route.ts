@@ -9,7 +9,7 @@ export const healthRoutes = [
     method: 'GET',
     path: '/health',
     summary: 'Liveness: 200 {"status":"ok"} while the service runs',
-    open: true,
+    protection: 'open',
     action: { handle: () => HEALTHY },
   }),
 ];

@@ -5,12 +5,18 @@ import { parseId } from './path-ids.js';
 import { errorReply, type Reply } from './reply.js';
 import { readJsonBody } from './request-body.js';
 import type { ReplyWriter } from './response-writer.js';
-import type { ResolvedRoute, RouteInput } from './route.js';
+import type { Listing, ResolvedRoute, RouteInput } from './route.js';
+
+/** A list answer's paging and the request URL its links start from. */
+export interface ListingRequest {
+  readonly listing: Listing;
+  readonly url: string;
+}
 
 export interface RouteRunnerParts<Command> {
   readonly bodyLimit: number;
-  /** Sends a command to the store; its answer as a reply, with `status` on success. */
-  readonly dispatch: (command: Command, status: 200 | 201 | 204) => Promise<Reply>;
+  /** Sends a command to the store; its answer as a reply, with `status` on success and list headers when asked. */
+  readonly dispatch: (command: Command, status: 200 | 201 | 204, listing?: ListingRequest) => Promise<Reply>;
   readonly write: ReplyWriter;
   readonly log: Logger;
 }
@@ -20,11 +26,17 @@ export type RouteRunner<Caller, Command> = (route: ResolvedRoute<Caller, Command
 
 const transportError = (code: TransportErrorCode, message?: string): Reply => errorReply(code, message === undefined ? {} : { message });
 
+function queryOf(url: string | undefined): string {
+  const question = url?.indexOf('?') ?? -1;
+  return question === -1 || url === undefined ? '' : url.slice(question + 1);
+}
+
 /**
  * The stages every route runs, in the contract's order, each returning early
  * with its answer: protection (an unauthenticated caller's body is never
- * read), the body (415, 413, parse error), the id parameters (404), the
- * body's values (400, after the probe's 404), then the action.
+ * read), access (roles and ownership, 403), the body (415, 413, parse
+ * error), the id parameters (404), the body's and the query's values (400,
+ * after the probe's 404), then the action.
  */
 export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write, log }: RouteRunnerParts<Command>): RouteRunner<Caller, Command> {
   async function stages(route: ResolvedRoute<Caller, Command>, req: IncomingMessage, params: Readonly<Record<string, string | undefined>>): Promise<Reply | undefined> {
@@ -35,6 +47,13 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
       const outcome = await guard(req);
       if ('kind' in outcome) return outcome;
       caller = outcome.caller;
+    }
+
+    const ids: Record<string, number> = {};
+    if (definition.authorize !== undefined) {
+      const access = definition.authorize({ caller, method: definition.method, params });
+      if (access.kind === 'error') return access;
+      Object.assign(ids, access.ids);
     }
 
     let body: unknown;
@@ -54,7 +73,6 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
       }
     }
 
-    const ids: Record<string, number> = {};
     if (definition.ids !== undefined) {
       for (const [name, notFound] of Object.entries(definition.ids)) {
         const id = parseId(params[name]);
@@ -63,22 +81,23 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
       }
     }
 
-    const bare: RouteInput<Caller, undefined> = { req, params, ids, body: undefined, caller };
-    let input: RouteInput<Caller, unknown> = bare;
-    if (definition.body !== undefined) {
-      const judged = definition.body.validate(body);
-      if (!judged.ok) {
-        if (definition.probe !== undefined) {
-          const found = await dispatch(definition.probe(bare), 200);
-          if (found.kind === 'error') return found;
-        }
-        return judged.error;
+    const bare: RouteInput<Caller, undefined, string, undefined> = { req, params, ids, body: undefined, query: undefined, caller };
+    const judgedBody = definition.body?.validate(body);
+    const judgedQuery = definition.query?.validate(new URLSearchParams(queryOf(req.url)));
+    const invalid = judgedBody?.ok === false ? judgedBody.error : judgedQuery?.ok === false ? judgedQuery.error : undefined;
+    if (invalid !== undefined) {
+      if (definition.probe !== undefined) {
+        const found = await dispatch(definition.probe(bare), 200);
+        if (found.kind === 'error') return found;
       }
-      input = { ...bare, body: judged.value };
+      return invalid;
     }
+    const input: RouteInput<Caller, unknown> = { ...bare, body: judgedBody?.ok ? judgedBody.value : undefined, query: judgedQuery?.ok ? judgedQuery.value : undefined };
 
     const { action } = definition;
-    return 'store' in action ? dispatch(action.store(input), action.status) : action.handle(input);
+    if (!('store' in action)) return action.handle(input);
+    const listing: Listing | undefined = action.listing?.(input);
+    return dispatch(action.store(input), action.status, listing === undefined ? undefined : { listing, url: req.url ?? '/' });
   }
 
   return (route, req, res, params) => {

@@ -2,11 +2,11 @@ import type { IncomingMessage } from 'node:http';
 import type { ErrorReply, Reply } from './reply.js';
 
 /**
- * Routes are declared as data: what a route needs (a body, id parameters, a
- * validator, a probe) and what it does (a store command and the status on
- * success, or a handler). The route runner runs the stages in the contract's
- * order for every route alike, so adding a route is declaring it, and the
- * same declarations can describe the API.
+ * Routes are declared as data: what a route needs (access rules, a body, id
+ * parameters, query parameters, validators, a probe) and what it does (a
+ * store command and the status on success, or a handler). The route runner
+ * runs the stages in the contract's order for every route alike, so adding
+ * a route is declaring it, and the same declarations can describe the API.
  *
  * `Caller` is whoever the protection stage proved the caller to be (the auth
  * layer's identity); `Command` is what the route sends to the store.
@@ -18,22 +18,43 @@ export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Validated<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ErrorReply };
 
 /** What the stages hand to a route's action. */
-export interface RouteInput<Caller, Body, Ids extends string = string> {
+export interface RouteInput<Caller, Body, Ids extends string = string, Query = unknown> {
   readonly req: IncomingMessage;
   /** Path parameters as they came, by name. */
   readonly params: Readonly<Record<string, string | undefined>>;
-  /** The parameters the route declared as ids, parsed. */
+  /** The parameters the route declared as ids, parsed, and the ids its access rule resolved (`me`). */
   readonly ids: Readonly<Record<Ids, number>>;
   /** The body as the route's validator typed it; undefined for routes without a body. */
   readonly body: Body;
+  /** The query as the route's validator typed it; undefined for routes without one. */
+  readonly query: Query;
   /** Set when the route is protected and the caller proved who they are. */
   readonly caller: Caller | undefined;
 }
 
+/** What an access rule sees: who calls, how, and on which path parameters. */
+export interface AccessRequest<Caller> {
+  readonly caller: Caller | undefined;
+  readonly method: RouteMethod;
+  readonly params: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * An access rule's verdict: the refusal, or ids it resolved from the path
+ * (`/users/me/...` is the caller's own id) for the action to use.
+ */
+export type AccessOutcome = ErrorReply | { readonly kind: 'granted'; readonly ids: Readonly<Record<string, number>> };
+
+/**
+ * How a list is answered: `counted` adds X-Total-Count (all matches);
+ * `paged` also adds the RFC 8288 Link header for the page asked for.
+ */
+export type Listing = { readonly kind: 'counted' } | { readonly kind: 'paged'; readonly page: number; readonly perPage: number };
+
 // Method signatures (not function-typed properties) on purpose: routes with
-// different body types share one list typed with `unknown`, which only the
-// parameter bivariance of methods allows. The runner only ever passes a body
-// that the route's own validator produced.
+// different body and query types share one list typed with `unknown`, which
+// only the parameter bivariance of methods allows. The runner only ever
+// passes values that the route's own validators produced.
 export interface BodySpec<Body> {
   validate(value: unknown): Validated<Body>;
   /**
@@ -43,18 +64,29 @@ export interface BodySpec<Body> {
   readonly quoteParseError: boolean;
 }
 
-export type RouteAction<Caller, Command, Body, Ids extends string> =
-  /** Sends one store command; the store's answer is the reply, with `status` on success. */
-  | { store(input: RouteInput<Caller, Body, Ids>): Command; readonly status: 200 | 201 | 204 }
-  /** Answers in the front (login, health) or runs more than one command. */
-  | { handle(input: RouteInput<Caller, Body, Ids>): Reply | Promise<Reply> };
+export interface QuerySpec<Query> {
+  validate(query: URLSearchParams): Validated<Query>;
+}
 
-export interface RouteDefinition<Caller, Command, Body = undefined, Ids extends string = never> {
+export type RouteAction<Caller, Command, Body, Ids extends string, Query> =
+  /** Sends one store command; the store's answer is the reply, with `status` on success. */
+  | {
+      store(input: RouteInput<Caller, Body, Ids, Query>): Command;
+      readonly status: 200 | 201 | 204;
+      /** For list answers: X-Total-Count, and Link when paged (the store answers the total). */
+      listing?(input: RouteInput<Caller, Body, Ids, Query>): Listing | undefined;
+    }
+  /** Answers in the front (login, health) or runs more than one command. */
+  | { handle(input: RouteInput<Caller, Body, Ids, Query>): Reply | Promise<Reply> };
+
+export interface RouteDefinition<Caller, Command, Body = undefined, Ids extends string = never, Query = undefined> {
   readonly method: RouteMethod;
   /** The route as the contract writes it, before BASE_PATH: `/products/:id`. */
   readonly path: string;
   /** One line saying what the route does. */
   readonly summary: string;
+  /** Who may call it beyond proving who they are (roles, ownership): run right after protection, before the body is read. */
+  authorize?(request: AccessRequest<Caller>): AccessOutcome;
   /**
    * Path parameters that must be decimal ids (`007` is 7), each with the
    * error answered when it is anything else: such an id matches nothing.
@@ -62,13 +94,15 @@ export interface RouteDefinition<Caller, Command, Body = undefined, Ids extends 
   readonly ids?: Readonly<Record<Ids, string>>;
   /** Read a JSON body (415, 413, parse error) and judge it. */
   readonly body?: BodySpec<Body>;
+  /** Judge the query string's parameters (400 for a bad value of a known one). */
+  readonly query?: QuerySpec<Query>;
   /**
-   * Run when the body is invalid: a command whose refusal (the path's
-   * resource does not exist) is answered instead of the 400, because the
-   * contract puts 404 before 400.
+   * Run when the body or the query is invalid: a command whose refusal (the
+   * path's resource does not exist) is answered instead of the 400, because
+   * the contract puts 404 before 400.
    */
-  probe?(input: RouteInput<Caller, undefined, Ids>): Command;
-  readonly action: RouteAction<Caller, Command, Body, Ids>;
+  probe?(input: RouteInput<Caller, undefined, Ids, undefined>): Command;
+  readonly action: RouteAction<Caller, Command, Body, Ids, Query>;
 }
 
 /** The protection stage's verdict: who the caller is, or the answer that refuses them. */
@@ -79,6 +113,6 @@ export type Guard<Caller> = (req: IncomingMessage) => GuardOutcome<Caller> | Pro
 
 /** A route ready to run: its declaration and, when it is protected, its guard. */
 export interface ResolvedRoute<Caller, Command> {
-  readonly definition: RouteDefinition<Caller, Command, unknown, string>;
+  readonly definition: RouteDefinition<Caller, Command, unknown, string, unknown>;
   readonly guard: Guard<Caller> | undefined;
 }

@@ -1,16 +1,19 @@
 import type { Logger } from '../log/logger.js';
 import { emptyReply, errorReply, jsonReply, type Reply } from '../http/reply.js';
 import type { TransportErrorCode } from '../http/http-errors.js';
+import { listHeaders } from '../http/list-headers.js';
+import type { ListingRequest } from '../http/route-runner.js';
 import type { StoreReply } from './store-client.js';
 
 const STORE_BUSY = errorReply('STORE_BUSY' satisfies TransportErrorCode);
 const INTERNAL = errorReply('INTERNAL' satisfies TransportErrorCode);
 
 /** The store's answer as HTTP: the one place store results become statuses. */
-export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 204, log: Logger): Reply {
+export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 204, log: Logger, listing?: ListingRequest): Reply {
   switch (reply.kind) {
     case 'ok':
-      return jsonReply(successStatus, reply.body);
+      if (listing === undefined || reply.total === undefined) return jsonReply(successStatus, reply.body);
+      return jsonReply(successStatus, reply.body, listHeaders(reply.total, listing.listing, listing.url));
     case 'empty':
       return emptyReply(successStatus);
     case 'refused':

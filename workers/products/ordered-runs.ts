@@ -85,10 +85,15 @@ export class KeyDescendingRun implements OrderedRun {
     if (start >= this.length) return;
     const { list, low } = this;
     const { first, end } = this.#keyRange(list.at(this.high - 1 - start));
-    let stopped = false;
-    const visitUntilStopped = (id: number): boolean => (stopped = !visit(id)) === false;
+    // Read through a function: the closures set it, which flow analysis cannot see.
+    let stoppedFlag = false;
+    const stopped = (): boolean => stoppedFlag;
+    const visitUntilStopped = (id: number): boolean => {
+      stoppedFlag = !visit(id);
+      return !stoppedFlag;
+    };
     list.scan(first + start - (this.high - end), end, visitUntilStopped);
-    if (stopped || first <= low) return;
+    if (stopped() || first <= low) return;
     // Walking backwards finds each run of equal keys in O(1) an id, where
     // looking each run up would cost a binary search per distinct key.
     const sameKey: number[] = [];
@@ -101,7 +106,7 @@ export class KeyDescendingRun implements OrderedRun {
       sameKey.push(id);
       return true;
     });
-    if (stopped) return;
+    if (stopped()) return;
     for (let i = sameKey.length - 1; i >= 0; i--) if (!visitUntilStopped(sameKey[i] ?? 0)) return;
   }
 

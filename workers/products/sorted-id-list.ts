@@ -135,7 +135,9 @@ export class SortedIdList {
   scan(start: number, end: number, visit: (id: number) => boolean): void {
     const stop = Math.min(end, this.#size);
     if (start >= stop) return;
-    let { blockIndex, before } = this.#locate(start);
+    const located = this.#locate(start);
+    let { blockIndex } = located;
+    const { before } = located;
     let offset = start - before;
     let remaining = stop - start;
     while (remaining > 0) {
@@ -156,7 +158,9 @@ export class SortedIdList {
     const first = Math.min(start, this.#size - 1);
     const last = Math.max(end, 0);
     if (first < last) return;
-    let { blockIndex, before } = this.#locate(first);
+    const located = this.#locate(first);
+    let { blockIndex } = located;
+    const { before } = located;
     let offset = first - before;
     let remaining = first - last + 1;
     while (remaining > 0) {
