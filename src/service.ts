@@ -27,7 +27,7 @@ export interface ServiceStartOptions {
  * in-process tests use it as it is. Throws ConfigError for a bad setting.
  */
 export async function startService(config: ServiceConfig, log: Logger, options: ServiceStartOptions): Promise<ServiceHandle> {
-  const pool = await startStoreWorker({ strict: config.strict }, options.worker);
+  const pool = await startStoreWorker({ strict: config.strict, marketplace: config.marketplace, currency: config.currency }, options.worker);
   let stopping = false;
   pool.on('error', (error: Error) => log.error('store worker error', { error: error.message }));
   pool.on('workerDestroy', () => {

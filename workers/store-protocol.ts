@@ -51,11 +51,16 @@ export type StoreResult =
 export interface StoreWorkerData {
   /** New product ids are the highest ever assigned plus one, not the count plus one. */
   readonly strict: boolean;
+  /** The shop of contract section 7: richer products, users, addresses, wish lists, reviews. */
+  readonly marketplace: boolean;
+  /** ISO 4217 code of prices, carts, orders and payments. */
+  readonly currency: string;
 }
 
 export function readStoreWorkerData(data: unknown): StoreWorkerData {
-  if (typeof data !== 'object' || data === null || typeof (data as { strict?: unknown }).strict !== 'boolean') {
-    throw new Error('the store worker needs workerData { strict: boolean }');
+  const { strict, marketplace, currency } = (data ?? {}) as Partial<Record<keyof StoreWorkerData, unknown>>;
+  if (typeof strict !== 'boolean' || typeof marketplace !== 'boolean' || typeof currency !== 'string') {
+    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string }');
   }
-  return data as StoreWorkerData;
+  return { strict, marketplace, currency };
 }

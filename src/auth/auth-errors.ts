@@ -13,8 +13,14 @@ export const AUTH_ERRORS = {
   LOGIN_INVALID: { status: 401, message: 'Invalid username or password', format: 'text' },
   LOGIN_THROTTLED: { status: 429, message: 'Too many failed logins; retry later', format: 'text' },
   // Retry-After: a hash takes ~100 ms, so the queue moves within a second.
-  // JSON, not text: the caller proved who they are; this is the section 7 role check.
+  // JSON, not text, from here on: the caller proved who they are; these are
+  // section 7's role and ownership checks.
   ADMIN_REQUIRED: { status: 403, message: 'This needs an administrator' },
+  ROLE_REQUIRED: { status: 403, message: 'This needs a customer or an administrator token' },
+  NOT_YOUR_DATA: { status: 403, message: "A customer may only use their own data: use their own id or 'me'" },
+  ADMIN_READ_ONLY: { status: 403, message: "Administrators may read customers' data but not act as them" },
+  ADMIN_HAS_NO_USER: { status: 403, message: "An administrator has no user id: 'me' names no one, name the user's id" },
+  USER_NOT_FOUND: { status: 404, message: 'User not found' },
   HASHING_BUSY: { status: 503, message: 'Too many password checks in progress; retry shortly', format: 'text', headers: ['retry-after', '1'] },
 } as const satisfies HttpErrorTable;
 
