@@ -22,6 +22,8 @@ import { createTokenService } from './auth/tokens.js';
 import { healthRoutes } from './health/health-route.js';
 import { PRODUCT_ERRORS } from './products/product-errors.js';
 import { productRoutes } from './products/product-routes.js';
+import { CATALOG_ERRORS } from './products/catalog-errors.js';
+import { catalogRoutes } from './products/catalog-routes.js';
 import { PRODUKTE_ERRORS } from './produkte/produkte-errors.js';
 import { produkteRoutes } from './produkte/produkte-routes.js';
 
@@ -34,7 +36,7 @@ export interface AppParts {
 
 /** Every domain's error table; a code declared twice stops start-up. */
 export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
-  return mergeErrorTables([transportErrors(config.strict ? 400 : 200), AUTH_ERRORS, PRODUCT_ERRORS, PRODUKTE_ERRORS]);
+  return mergeErrorTables([transportErrors(config.strict ? 400 : 200), AUTH_ERRORS, PRODUCT_ERRORS, CATALOG_ERRORS, PRODUKTE_ERRORS]);
 }
 
 /**
@@ -49,7 +51,9 @@ export function createApp({ config, store, log, drain }: AppParts): RequestListe
   const verified = new VerifiedCredentials();
   const passwordCheck = () =>
     new PasswordCheck({ accounts: auth.users, decoy: auth.users.decoy, throttle: new LoginThrottle({ maxFailures: auth.loginMaxFailures }), gate, verified });
-  const routes = [...productRoutes, ...produkteRoutes, ...authRoutes({ passwords: passwordCheck(), tokens }), ...healthRoutes];
+  // Off, the service is sections 1 to 6 exactly; on, section 7's routes join and /products is the shop's.
+  const marketplace = config.marketplace ? [...catalogRoutes] : [...productRoutes];
+  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: passwordCheck(), tokens }), ...healthRoutes];
 
   const write = createReplyWriter(serviceErrors(config), drain);
   const run = createRouteRunner<Identity, StoreCommand>({

@@ -1,10 +1,29 @@
 import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreResult, type StoreWorkerData } from './store-protocol.js';
 import type { CommandHandlers } from './command-handlers.js';
+import { StoreEvents } from './store-events.js';
 import { ProductStore } from './products/product-store.js';
 import { SEED_PRODUCTS } from './products/seed-products.js';
 import { productCommands } from './products/product-commands.js';
 import { ProdukteStore } from './produkte/produkte-store.js';
 import { produkteCommands } from './produkte/produkte-commands.js';
+import { CatalogStore } from './products/catalog-store.js';
+import { SEED_CATALOG } from './products/seed-catalog.js';
+import { catalogCommands } from './products/catalog-commands.js';
+
+/** The handlers of one mode; a command of the other mode is unknown there. */
+type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
+
+/** Sections 2 to 6: the seed's /products, quirks and all. */
+function catalogueMode(options: StoreWorkerData): ModeHandlers {
+  return { ...productCommands(new ProductStore(options.strict ? 'highest-plus-one' : 'count-plus-one', SEED_PRODUCTS)) };
+}
+
+/** Section 7: the shop, its domains sharing one event bus so a write's consequences land in the same command. */
+function marketplaceMode(): ModeHandlers {
+  const events = new StoreEvents();
+  const catalog = new CatalogStore(events, SEED_CATALOG);
+  return { ...catalogCommands(catalog) };
+}
 
 /**
  * The store's state, one part per domain, and the one table that sends each
@@ -13,12 +32,11 @@ import { produkteCommands } from './produkte/produkte-commands.js';
  * as usual.
  */
 export class StoreDispatch {
-  readonly #handlers: CommandHandlers<StoreCommand>;
+  readonly #handlers: ModeHandlers;
 
   constructor(options: StoreWorkerData) {
-    const products = new ProductStore(options.strict ? 'highest-plus-one' : 'count-plus-one', SEED_PRODUCTS);
     const produkte = new ProdukteStore(SEED_PRODUCTS.map(({ name, price }) => ({ name, price })));
-    this.#handlers = { ...productCommands(products), ...produkteCommands(produkte) };
+    this.#handlers = { ...(options.marketplace ? marketplaceMode() : catalogueMode(options)), ...produkteCommands(produkte) };
   }
 
   /** `batch` is checked, not trusted: a front of another version could send anything. */
@@ -33,7 +51,7 @@ export class StoreDispatch {
   executeSafely(command: StoreCommand): StoreResult {
     try {
       // Object.hasOwn: a kind such as `__proto__` or `toString` is no command.
-      const handler = Object.hasOwn(this.#handlers, command.kind) ? (this.#handlers[command.kind] as (command: StoreCommand) => StoreResult) : undefined;
+      const handler = Object.hasOwn(this.#handlers, command.kind) ? (this.#handlers[command.kind] as ((command: StoreCommand) => StoreResult) | undefined) : undefined;
       if (handler === undefined) throw new Error(`unknown store command ${JSON.stringify((command as { kind?: unknown }).kind)}`);
       return handler(command);
     } catch (error) {

@@ -11,12 +11,13 @@
  */
 import type { ProductCommand } from './products/product-protocol.js';
 import type { ProdukteCommand } from './produkte/produkte-protocol.js';
+import type { CatalogCommand } from './products/catalog-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
 export const STORE_PROTOCOL_VERSION = 2;
 
 /** Every command the store runs: one union member per domain. */
-export type StoreCommand = ProductCommand | ProdukteCommand;
+export type StoreCommand = ProductCommand | ProdukteCommand | CatalogCommand;
 
 export type StoreCommandKind = StoreCommand['kind'];
 

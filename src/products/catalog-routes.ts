@@ -1,0 +1,50 @@
+import type { CatalogCommand } from '../../workers/products/catalog-protocol.js';
+import { routesOf } from '../auth/identity.js';
+import { validateCatalogProduct } from './catalog-input.js';
+import { readProductQuery } from './search-parameters.js';
+
+const route = routesOf<CatalogCommand>();
+const productBody = { validate: validateCatalogProduct, quoteParseError: true } as const;
+const productId = { id: 'PRODUCT_NOT_FOUND' } as const;
+
+/**
+ * /products in the marketplace (contract section 7): six-field products,
+ * search with X-Total-Count and Link, writes for administrators by default
+ * (protection-rules.ts). Ids are never reused.
+ */
+export const catalogRoutes = [
+  route({
+    method: 'GET',
+    path: '/products',
+    summary: 'List products; with category, q, min_price, max_price, in_stock, sort, page or per_page, search them',
+    query: { validate: readProductQuery },
+    action: {
+      store: ({ query: { search } }) => (search === undefined ? { kind: 'catalog.list' } : { kind: 'catalog.search', search }),
+      status: 200,
+      listing: ({ query: { search } }) => (search === undefined ? undefined : search.page === undefined ? { kind: 'counted' } : { kind: 'paged', ...search.page }),
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/products',
+    summary: 'Create a product (administrators); its id is the highest ever assigned plus one',
+    body: productBody,
+    action: { store: ({ body }) => ({ kind: 'catalog.create', fields: body }), status: 201 },
+  }),
+  route({
+    method: 'PUT',
+    path: '/products/:id',
+    summary: 'Replace all five fields of a product (administrators)',
+    body: productBody,
+    ids: productId,
+    probe: ({ ids }) => ({ kind: 'catalog.probe', id: ids.id }),
+    action: { store: ({ ids, body }) => ({ kind: 'catalog.replace', id: ids.id, fields: body }), status: 200 },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/products/:id',
+    summary: 'Delete a product, its reviews, and its place in every wish list and cart (administrators)',
+    ids: productId,
+    action: { store: ({ ids }) => ({ kind: 'catalog.delete', id: ids.id }), status: 204 },
+  }),
+];

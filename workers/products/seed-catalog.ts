@@ -1,0 +1,18 @@
+import { SEED_PRODUCTS } from './seed-products.js';
+import type { CatalogProductFields } from './catalog-protocol.js';
+
+/** The marketplace's ten products: the seed's, with real categories and stock (ids 1 to 10 in this order). */
+const CATEGORIES_AND_STOCK: readonly Pick<CatalogProductFields, 'category' | 'stock'>[] = [
+  { category: 'espresso', stock: 12 },
+  { category: 'grinders', stock: 25 },
+  { category: 'kettles', stock: 40 },
+  { category: 'brewers', stock: 30 },
+  { category: 'accessories', stock: 60 },
+  { category: 'drinkware', stock: 80 },
+  { category: 'accessories', stock: 35 },
+  { category: 'brewers', stock: 0 },
+  { category: 'drinkware', stock: 50 },
+  { category: 'maintenance', stock: null },
+];
+
+export const SEED_CATALOG: readonly CatalogProductFields[] = SEED_PRODUCTS.map((product, index) => ({ ...product, ...(CATEGORIES_AND_STOCK[index] ?? { category: null, stock: null }) }));
