@@ -1,0 +1,94 @@
+/**
+ * Contract section 7, "Who is who": administrators are the AUTH_USERS
+ * accounts (their tokens carry role admin) and the API keys; the `admin`
+ * scheme guards product writes by default in the marketplace. Off, tokens
+ * carry exactly the seed's claims and `admin` is refused in PROTECT.
+ */
+import test from 'ava';
+import { call, ownService, postJson } from './helpers/product-api.js';
+import { apiKeyAuth, assertTextFailure, bearerAuth, BEARER_CHALLENGE, craftToken, decodeToken, login, nowSeconds, SAYS } from './helpers/auth-api.js';
+import { runToExit } from './helpers/service.js';
+
+const JWT_SECRET = 'Marketplace-Secret-0123456789-abcdef';
+const ADMIN_KEY = 'Admin-Key-5f6e7d8c';
+const MARKET = { MARKETPLACE: '1', AUTH_USERS: 'alice:Alice-Pass-1234', API_KEYS: `ops=${ADMIN_KEY}`, JWT_SECRET };
+const product = { name: 'Tamper', description: '58 mm, stainless', price: 19.5, category: 'accessories', stock: 4 };
+
+test('in the marketplace an AUTH_USERS login carries role admin; off, the token has exactly the seed claims', async (t) => {
+  const market = await ownService(t, { env: MARKET });
+  const seed = await ownService(t, { env: { AUTH_USERS: MARKET.AUTH_USERS, JWT_SECRET } });
+  const marketClaims = decodeToken(await login(market, 'alice', 'Alice-Pass-1234')).payload;
+  t.like(marketClaims, { username: 'alice', sub: 'alice', role: 'admin' });
+  const seedClaims = decodeToken(await login(seed, 'alice', 'Alice-Pass-1234')).payload;
+  t.deepEqual(Object.keys(seedClaims).sort(), ['exp', 'iat', 'sub', 'username']);
+});
+
+test('product writes need an administrator by default: none 401 with the challenge, a wrong key 403 text, a key or an admin token 201', async (t) => {
+  const service = await ownService(t, { env: MARKET });
+  assertTextFailure(t, await postJson(service, '/products', product), 401, SAYS.tokenRequired, BEARER_CHALLENGE, 'no credential');
+  assertTextFailure(t, await call(service, 'POST', '/products', { json: product }, apiKeyAuth('wrong')), 403, SAYS.keyInvalid, null, 'wrong key');
+  t.is((await call(service, 'POST', '/products', { json: product }, apiKeyAuth(ADMIN_KEY))).status, 201);
+  const token = await login(service, 'alice', 'Alice-Pass-1234');
+  t.is((await call(service, 'PUT', '/products/11', { json: product }, bearerAuth(token))).status, 200);
+  t.is((await call(service, 'DELETE', '/products/11', undefined, bearerAuth(token))).status, 204);
+  t.is((await call(service, 'GET', '/products')).status, 200, 'reads stay open');
+});
+
+test('a valid token without the admin role is refused with 403 {"error"}: a customer, and a token from before the marketplace (no role)', async (t) => {
+  const service = await ownService(t, { env: MARKET });
+  const iat = nowSeconds();
+  const customer = craftToken({ username: 'bo@example.com', sub: 'bo@example.com', uid: 1, role: 'customer', iat, exp: iat + 60 }, JWT_SECRET);
+  const roleless = craftToken({ username: 'alice', sub: 'alice', iat, exp: iat + 60 }, JWT_SECRET);
+  for (const [label, token] of [['customer', customer], ['no role', roleless]] as const) {
+    const response = await call(service, 'POST', '/products', { json: product }, bearerAuth(token));
+    t.is(response.status, 403, label);
+    t.regex(response.headers.get('content-type') ?? '', /^application\/json/, label);
+    t.regex((response.body as { error: string }).error, /administrator/i, label);
+  }
+  t.is(((await call(service, 'GET', '/products')).body as { data: unknown[] }).data.length, 10, 'nothing was created');
+});
+
+test('a forged or expired admin token is 403 text, as the bearer scheme answers', async (t) => {
+  const service = await ownService(t, { env: MARKET });
+  const iat = nowSeconds();
+  const forged = craftToken({ username: 'alice', sub: 'alice', role: 'admin', iat, exp: iat + 60 }, `${JWT_SECRET}-not`);
+  const expired = craftToken({ username: 'alice', sub: 'alice', role: 'admin', iat: iat - 120, exp: iat - 60 }, JWT_SECRET);
+  for (const token of [forged, expired]) assertTextFailure(t, await call(service, 'POST', '/products', { json: product }, bearerAuth(token)), 403, SAYS.tokenInvalid, null, 'bad token');
+});
+
+test('PROTECT can name the admin scheme in the marketplace, and another scheme for product writes replaces the default', async (t) => {
+  const service = await ownService(t, { env: { ...MARKET, PROTECT: 'GET /products=admin,POST /products=none' } });
+  t.is((await call(service, 'GET', '/products')).status, 401);
+  t.is((await call(service, 'GET', '/products', undefined, apiKeyAuth(ADMIN_KEY))).status, 200);
+  t.is((await postJson(service, '/products', product)).status, 201, 'POST opened by PROTECT');
+});
+
+test('start-up refuses the admin scheme without the marketplace, and without any administrator configured', async (t) => {
+  const off = await runToExit({ env: { API_KEYS: 'k', PROTECT: 'POST /products=admin' }, args: ['--port', '0'] });
+  t.is(off.code, 2);
+  t.regex(off.stderr, /admin.*MARKETPLACE/);
+  const nobody = await runToExit({ env: { MARKETPLACE: '1', PROTECT: 'GET /products=admin' }, args: ['--port', '0'] });
+  t.is(nobody.code, 2);
+  t.regex(nobody.stderr, /AUTH_USERS or API_KEYS/);
+});
+
+test('start-up refuses a bad MARKETPLACE, CURRENCY or REGISTER_MAX_PER_HOUR with one line naming it', async (t) => {
+  for (const [env, name] of [
+    [{ MARKETPLACE: 'maybe' }, /MARKETPLACE/],
+    [{ CURRENCY: 'eur' }, /CURRENCY/],
+    [{ CURRENCY: 'EURO' }, /CURRENCY/],
+    [{ REGISTER_MAX_PER_HOUR: '-1' }, /REGISTER_MAX_PER_HOUR/],
+  ] as const) {
+    const exit = await runToExit({ env, args: ['--port', '0'] });
+    t.is(exit.code, 2, JSON.stringify(env));
+    t.is(exit.stderr.trim().split('\n').length, 1);
+    t.regex(exit.stderr, name);
+  }
+});
+
+test('--marketplace as a bare flag turns the mode on', async (t) => {
+  const service = await ownService(t, { args: ['--marketplace'] });
+  const response = await call(service, 'GET', '/products');
+  t.is(response.status, 200);
+  t.regex(response.text, /^\{"data":\[\{"id":1,"name":"Espresso Machine",[^}]*"category":"espresso","stock":12\}/);
+});
