@@ -1,5 +1,4 @@
-import type { CatalogSearch } from '../../workers/products/catalog-protocol.js';
-import type { SearchSort } from '../../workers/products/search-query.js';
+import type { CatalogSearch, SearchSort } from '../../workers/products/catalog-protocol.js';
 import { errorReply } from '../http/reply.js';
 import type { Validated } from '../http/route.js';
 import { isCategorySlug } from './catalog-input.js';

@@ -1,6 +1,9 @@
 /** The marketplace's product commands (contract section 7) and the errors they answer. */
 import type { SearchSort } from './search-query.js';
 
+/** The search orders (the index's), shared with the front's query validation. */
+export type { SearchSort };
+
 /** A marketplace product's writable fields, already validated by the front. */
 export interface CatalogProductFields {
   readonly name: string;
