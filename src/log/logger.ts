@@ -1,11 +1,17 @@
+import pino from 'pino';
+
 /**
- * A small structured logger: one JSON object a line on stderr. It never sees
- * a request's headers or body, so no credential can reach a log line through it.
+ * Structured logs with pino: one JSON object a line on stderr,
+ * `{"level","time","msg",...fields}`. The service's own code logs through
+ * this small interface, so what it may log is typed; pino adds the
+ * redaction that keeps a credential out even if one is ever passed in a
+ * field (every level, every field path below).
  */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-type LogFields = Readonly<Record<string, string | number | boolean | undefined>>;
+type LogValue = string | number | boolean | undefined;
+type LogFields = Readonly<Record<string, LogValue>>;
 type LogMethod = (message: string, fields?: LogFields) => void;
 
 export interface Logger {
@@ -14,16 +20,44 @@ export interface Logger {
   readonly warn: LogMethod;
   readonly info: LogMethod;
   readonly debug: LogMethod;
+  /** Whether a line at this level would be written: the access log asks before building one. */
+  enabled(level: Exclude<LogLevel, 'silent'>): boolean;
 }
 
-const SEVERITY: Readonly<Record<LogLevel, number>> = { fatal: 0, error: 1, warn: 2, info: 3, debug: 4, silent: -1 };
+/**
+ * Field names that may hold a secret, wherever they appear: request headers,
+ * passwords, tokens, card data. Listed once; pino censors them when it
+ * serialises, so a mistake at a call site cannot leak them.
+ */
+const SECRET_FIELDS = ['authorization', 'cookie', '"set-cookie"', '"x-api-key"', 'password', 'passwordHash', 'token', 'secret', 'card', 'cvc'];
+export const REDACTED_PATHS: readonly string[] = SECRET_FIELDS.flatMap((field) => {
+  const key = field.startsWith('"') ? `[${field}]` : `.${field}`;
+  return [key.startsWith('.') ? field : key, `*${key}`, `*.*${key}`];
+});
 
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+  const log = pino(
+    {
+      level,
+      base: null,
+      messageKey: 'msg',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+    },
+    { write },
+  );
   const method =
     (name: Exclude<LogLevel, 'silent'>): LogMethod =>
     (message, fields) => {
-      if (SEVERITY[name] > SEVERITY[level]) return;
-      write(`${JSON.stringify({ time: new Date().toISOString(), level: name, msg: message, ...fields })}\n`);
+      log[name](fields ?? {}, message);
     };
-  return { fatal: method('fatal'), error: method('error'), warn: method('warn'), info: method('info'), debug: method('debug') };
+  return {
+    fatal: method('fatal'),
+    error: method('error'),
+    warn: method('warn'),
+    info: method('info'),
+    debug: method('debug'),
+    enabled: (name) => log.isLevelEnabled(name),
+  };
 }
