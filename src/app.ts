@@ -5,6 +5,10 @@ import type { StoreClient } from './store/store-client.js';
 import type { StoreCommand } from '../workers/store-protocol.js';
 import { mergeErrorTables, transportErrors } from './http/http-errors.js';
 import { createReplyWriter } from './http/response-writer.js';
+import type { AnsweredHook } from './http/exchange.js';
+import { accessLog } from './http/access-log.js';
+import type { ServiceMetrics } from './metrics/service-metrics.js';
+import { metricsRoutes } from './metrics/metrics-routes.js';
 import type { DrainState } from './http/drain.js';
 import { createRouteRunner } from './http/route-runner.js';
 import { createRouter } from './http/router.js';
@@ -32,6 +36,8 @@ export interface AppParts {
   readonly store: StoreClient;
   readonly log: Logger;
   readonly drain: DrainState;
+  /** Present when METRICS is on: GET /metrics and the counting behind it. */
+  readonly metrics?: ServiceMetrics;
 }
 
 /** Every domain's error table; a code declared twice stops start-up. */
@@ -44,7 +50,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
  * its guard, run by one runner. Throws ConfigError when the protection
  * settings are wrong or PROTECT names a route that does not exist.
  */
-export function createApp({ config, store, log, drain }: AppParts): RequestListener {
+export function createApp({ config, store, log, drain, metrics }: AppParts): RequestListener {
   const auth = loadAuthConfig(config.auth, { marketplace: config.marketplace });
   const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds, { roles: config.marketplace });
   const gate = new HashGate({ concurrency: auth.hashConcurrency, queueLimit: auth.hashQueueLimit });
@@ -53,9 +59,14 @@ export function createApp({ config, store, log, drain }: AppParts): RequestListe
     new PasswordCheck({ accounts: auth.users, decoy: auth.users.decoy, throttle: new LoginThrottle({ maxFailures: auth.loginMaxFailures }), gate, verified });
   // Off, the service is sections 1 to 6 exactly; on, section 7's routes join and /products is the shop's.
   const marketplace = config.marketplace ? [...catalogRoutes] : [...productRoutes];
-  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: passwordCheck(), tokens }), ...healthRoutes];
+  const observability = metrics === undefined ? [] : metricsRoutes(metrics.registry);
+  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: passwordCheck(), tokens }), ...healthRoutes, ...observability];
 
-  const write = createReplyWriter(serviceErrors(config), drain);
+  const hooks = [metrics?.answered, config.accessLog ? accessLog(log) : undefined].filter((hook) => hook !== undefined);
+  const answered: AnsweredHook | undefined = hooks.length === 0 ? undefined : hooks.length === 1 ? hooks[0] : (exchange, status) => {
+    for (const hook of hooks) hook(exchange, status);
+  };
+  const write = createReplyWriter({ errors: serviceErrors(config), drain, ...(answered === undefined ? {} : { answered }) });
   const run = createRouteRunner<Identity, StoreCommand>({
     bodyLimit: config.bodyLimit,
     dispatch: async (command, status, listing) => storeReplyToHttp(await store.send(command), status, log, listing),

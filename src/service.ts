@@ -4,6 +4,7 @@ import type { Logger } from './log/logger.js';
 import { BatchingStoreClient } from './store/store-client.js';
 import { startStoreWorker, type StoreWorkerLocation } from './store/start-store-worker.js';
 import { createApp } from './app.js';
+import { createServiceMetrics } from './metrics/service-metrics.js';
 import { closeGracefully, createServer, listen } from './http/server.js';
 
 export interface ServiceHandle {
@@ -35,8 +36,9 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   });
   const store = new BatchingStoreClient(pool, config.storeQueueLimit);
   const drain = { draining: false };
+  const metrics = config.metrics ? createServiceMetrics(store) : undefined;
   try {
-    const server = createServer(config, createApp({ config, store, log, drain }));
+    const server = createServer(config, createApp({ config, store, log, drain, ...(metrics === undefined ? {} : { metrics }) }));
     const url = await listen(server, config);
     return {
       url,

@@ -27,6 +27,10 @@ export interface ServiceConfig {
   /** ISO 4217 code (three capital letters) of prices, carts, orders and payments. */
   readonly currency: string;
   readonly logLevel: LogLevel;
+  /** One info line per answered request. */
+  readonly accessLog: boolean;
+  /** GET /metrics and the counting behind it. */
+  readonly metrics: boolean;
   /** Present when the service speaks HTTPS only. */
   readonly tls: TlsFiles | undefined;
   /** How many commands may wait for the store before requests get 503. */
@@ -138,6 +142,9 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     marketplace: booleanSetting('MARKETPLACE', setting('MARKETPLACE')),
     currency: currencySetting(setting('CURRENCY')),
     logLevel: logLevelSetting(setting('LOG_LEVEL')),
+    accessLog: booleanSetting('ACCESS_LOG', setting('ACCESS_LOG')),
+    // On unless turned off: scraping is cheap, and unscraped counters cost a Map lookup a request.
+    metrics: (setting('METRICS') ?? '') === '' || booleanSetting('METRICS', setting('METRICS')),
     tls: tlsSetting(setting('TLS_CERT'), setting('TLS_KEY')),
     storeQueueLimit: integerSetting('STORE_QUEUE_LIMIT', setting('STORE_QUEUE_LIMIT'), 10000, 1, 10_000_000),
     connections: connectionSettings(setting),

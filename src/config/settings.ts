@@ -15,6 +15,8 @@ export const SETTING_NAMES = [
   'MARKETPLACE',
   'CURRENCY',
   'LOG_LEVEL',
+  'ACCESS_LOG',
+  'METRICS',
   'TLS_CERT',
   'TLS_KEY',
   'STORE_QUEUE_LIMIT',
@@ -36,7 +38,7 @@ export const SETTING_NAMES = [
 export type SettingName = (typeof SETTING_NAMES)[number];
 
 /** Settings that are on or off and may be given as a bare flag (`--strict`). */
-const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT', 'MARKETPLACE']);
+const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT', 'MARKETPLACE', 'ACCESS_LOG', 'METRICS']);
 
 export type SettingLookup = (name: SettingName) => string | undefined;
 

@@ -12,6 +12,8 @@ export type JsonBody = string | readonly Uint8Array[];
 
 export type Reply =
   | { readonly kind: 'json'; readonly status: number; readonly body: JsonBody; readonly headers?: HeaderList }
+  /** Not JSON: metrics in Prometheus' text format, the API reference page. */
+  | { readonly kind: 'text'; readonly status: number; readonly contentType: string; readonly body: string; readonly headers?: HeaderList }
   | { readonly kind: 'empty'; readonly status: number; readonly headers?: HeaderList }
   /** An entry of the error tables; `message` replaces the table's wording (a parser or validation message). */
   | { readonly kind: 'error'; readonly code: string; readonly message?: string; readonly headers?: HeaderList };
@@ -20,6 +22,9 @@ export type ErrorReply = Extract<Reply, { kind: 'error' }>;
 
 export const jsonReply = (status: number, body: JsonBody, headers?: HeaderList): Reply =>
   headers === undefined ? { kind: 'json', status, body } : { kind: 'json', status, body, headers };
+
+export const textReply = (status: number, contentType: string, body: string, headers?: HeaderList): Reply =>
+  headers === undefined ? { kind: 'text', status, contentType, body } : { kind: 'text', status, contentType, body, headers };
 
 export const emptyReply = (status: number, headers?: HeaderList): Reply => (headers === undefined ? { kind: 'empty', status } : { kind: 'empty', status, headers });
 

@@ -2,25 +2,27 @@ import type { ServerResponse } from 'node:http';
 import { Buffer } from 'node:buffer';
 import type { HttpErrorTable } from './http-errors.js';
 import type { DrainState } from './drain.js';
-import type { HeaderList, JsonBody, Reply } from './reply.js';
+import type { AnsweredHook, Exchange } from './exchange.js';
+import type { JsonBody, Reply } from './reply.js';
 
 /**
- * Writing responses. Headers go in the flat-array form of writeHead, the
- * cheapest one Node accepts, and every body has an exact Content-Length.
+ * Writing responses: the one place every answer passes. Headers go in the
+ * flat-array form of writeHead, the cheapest one Node accepts; every body has
+ * an exact Content-Length; every answer carries its request's id.
  */
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 
-function writeJson(res: ServerResponse, status: number, body: JsonBody, headers: HeaderList = []): void {
+function writeBody(res: ServerResponse, status: number, type: string, body: JsonBody, headers: string[]): void {
   if (typeof body === 'string') {
-    res.writeHead(status, ['content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(body)), ...headers]);
+    res.writeHead(status, ['content-type', type, 'content-length', String(Buffer.byteLength(body)), ...headers]);
     res.end(body);
     return;
   }
   let length = 0;
   for (const part of body) length += part.byteLength;
-  res.writeHead(status, ['content-type', JSON_TYPE, 'content-length', String(length), ...headers]);
+  res.writeHead(status, ['content-type', type, 'content-length', String(length), ...headers]);
   // Corked, the parts leave in one writev call instead of one write each.
   res.cork();
   for (const part of body) res.write(part);
@@ -31,20 +33,28 @@ function writeJson(res: ServerResponse, status: number, body: JsonBody, headers:
 interface PreparedError {
   readonly status: number;
   readonly type: string;
+  /** The table's fixed headers (challenges, Retry-After). */
   readonly headers: readonly string[];
   readonly body: string;
   readonly render: (message: string) => string;
 }
 
-export type ReplyWriter = (res: ServerResponse, reply: Reply) => void;
+export type ReplyWriter = (res: ServerResponse, reply: Reply, exchange: Exchange) => void;
+
+export interface ReplyWriterParts {
+  readonly errors: HttpErrorTable;
+  readonly drain: DrainState;
+  /** Told of every answer (metrics, the access log); absent when nobody listens. */
+  readonly answered?: AnsweredHook;
+}
 
 /**
  * Builds the writer for one error table. Error answers with the table's own
- * wording never change at run time, so each is prepared once. While the
+ * wording never change at run time, so each body is prepared once. While the
  * service drains, every answer closes its connection (Node then writes
  * `Connection: close`).
  */
-export function createReplyWriter(errors: HttpErrorTable, drain: DrainState): ReplyWriter {
+export function createReplyWriter({ errors, drain, answered }: ReplyWriterParts): ReplyWriter {
   const prepared = new Map<string, PreparedError>();
   for (const [code, spec] of Object.entries(errors)) {
     const text = spec.format === 'text';
@@ -53,37 +63,37 @@ export function createReplyWriter(errors: HttpErrorTable, drain: DrainState): Re
       : spec.bodyCode === undefined
         ? (message: string) => JSON.stringify({ error: message })
         : (message: string) => JSON.stringify({ error: message, code: spec.bodyCode });
-    const body = render(spec.message);
-    const type = text ? TEXT_TYPE : JSON_TYPE;
-    prepared.set(code, { status: spec.status, type, headers: ['content-type', type, 'content-length', String(Buffer.byteLength(body)), ...(spec.headers ?? [])], body, render });
+    prepared.set(code, { status: spec.status, type: text ? TEXT_TYPE : JSON_TYPE, headers: spec.headers ?? [], body: render(spec.message), render });
   }
 
-  const writeError = (res: ServerResponse, code: string, message: string | undefined, headers: HeaderList | undefined): void => {
-    const error = prepared.get(code);
-    if (error === undefined) throw new Error(`no error table declares ${code}`);
-    if (message === undefined) {
-      res.writeHead(error.status, headers === undefined ? (error.headers as string[]) : [...error.headers, ...headers]);
-      res.end(error.body);
-      return;
-    }
-    const body = error.render(message);
-    res.writeHead(error.status, ['content-type', error.type, 'content-length', String(Buffer.byteLength(body)), ...error.headers.slice(4), ...(headers ?? [])]);
-    res.end(body);
+  const statusOf = (reply: Reply): number => {
+    if (reply.kind !== 'error') return reply.status;
+    const error = prepared.get(reply.code);
+    if (error === undefined) throw new Error(`no error table declares ${reply.code}`);
+    return error.status;
   };
 
-  return (res, reply) => {
+  return (res, reply, exchange) => {
     if (drain.draining) res.shouldKeepAlive = false;
+    const status = statusOf(reply);
+    const headers = ['x-request-id', exchange.requestId, ...(reply.headers ?? [])];
     switch (reply.kind) {
       case 'json':
-        writeJson(res, reply.status, reply.body, reply.headers);
-        return;
+        writeBody(res, status, JSON_TYPE, reply.body, headers);
+        break;
+      case 'text':
+        writeBody(res, status, reply.contentType, reply.body, headers);
+        break;
       case 'empty':
-        res.writeHead(reply.status, (reply.headers ?? []) as string[]);
+        res.writeHead(status, headers);
         res.end();
-        return;
-      case 'error':
-        writeError(res, reply.code, reply.message, reply.headers);
-        return;
+        break;
+      case 'error': {
+        const error = prepared.get(reply.code) as PreparedError;
+        writeBody(res, status, error.type, reply.message === undefined ? error.body : error.render(reply.message), [...error.headers, ...headers]);
+        break;
+      }
     }
+    answered?.(exchange, status);
   };
 }

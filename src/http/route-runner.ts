@@ -5,6 +5,7 @@ import { parseId } from './path-ids.js';
 import { errorReply, type Reply } from './reply.js';
 import { readJsonBody } from './request-body.js';
 import type { ReplyWriter } from './response-writer.js';
+import type { Exchange } from './exchange.js';
 import type { Listing, ResolvedRoute, RouteInput } from './route.js';
 
 /** A list answer's paging and the request URL its links start from. */
@@ -22,7 +23,13 @@ export interface RouteRunnerParts<Command> {
 }
 
 /** Runs one request through its route; the router has already matched route and method. */
-export type RouteRunner<Caller, Command> = (route: ResolvedRoute<Caller, Command>, req: IncomingMessage, res: ServerResponse, params: Readonly<Record<string, string | undefined>>) => void;
+export type RouteRunner<Caller, Command> = (
+  route: ResolvedRoute<Caller, Command>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: Readonly<Record<string, string | undefined>>,
+  exchange: Exchange,
+) => void;
 
 const transportError = (code: TransportErrorCode, message?: string): Reply => errorReply(code, message === undefined ? {} : { message });
 
@@ -100,15 +107,19 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
     return dispatch(action.store(input), action.status, listing === undefined ? undefined : { listing, url: req.url ?? '/' });
   }
 
-  return (route, req, res, params) => {
+  return (route, req, res, params, exchange) => {
     const fail = (error: unknown): void => {
-      log.error('request failed', { route: `${route.definition.method} ${route.definition.path}`, error: error instanceof Error ? error.message : String(error) });
-      if (!res.headersSent) write(res, transportError('INTERNAL'));
+      log.error('request failed', {
+        requestId: exchange.requestId,
+        route: `${route.definition.method} ${route.definition.path}`,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      if (!res.headersSent) write(res, transportError('INTERNAL'), exchange);
       else res.destroy();
     };
     stages(route, req, params)
       .then((reply) => {
-        if (reply !== undefined) write(res, reply);
+        if (reply !== undefined) write(res, reply, exchange);
       })
       .catch(fail);
   };

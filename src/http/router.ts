@@ -6,9 +6,12 @@ import type { ReplyWriter } from './response-writer.js';
 import type { ResolvedRoute } from './route.js';
 import type { RouteRunner } from './route-runner.js';
 import type { TransportErrorCode } from './http-errors.js';
+import { createExchanges } from './exchange.js';
 
 /** Everything the router knows about one path, built once at start-up. */
 interface PathEntry<Caller, Command> {
+  /** The path as declared, before BASE_PATH: the route label of logs and metrics. */
+  readonly path: string;
   /** Routes by request method, HEAD included wherever GET is. */
   readonly routes: ReadonlyMap<string, ResolvedRoute<Caller, Command>>;
   /** The Allow header's value for 405 and OPTIONS answers. */
@@ -32,6 +35,7 @@ export interface RouterParts<Caller, Command> {
  * tells an unknown path (404) from a known path with another method (405).
  */
 export function createRouter<Caller, Command>({ routes, basePath, run, write }: RouterParts<Caller, Command>): RequestListener {
+  const exchangeFor = createExchanges();
   // Trailing slashes are served, not redirected; find() ignores query strings.
   // find-my-way drops a route whose parameter is over 100 characters, which
   // would turn `/products/000…0007` (7, to the contract) into "Route not
@@ -48,20 +52,22 @@ export function createRouter<Caller, Command>({ routes, basePath, run, write }: 
   for (const [path, methods] of byPath) {
     const get = methods.get('GET');
     if (get !== undefined) methods.set('HEAD', get);
-    const entry: PathEntry<Caller, Command> = { routes: methods, allow: [...methods.keys(), 'OPTIONS'].join(', ') };
+    const entry: PathEntry<Caller, Command> = { path, routes: methods, allow: [...methods.keys(), 'OPTIONS'].join(', ') };
     router.on(METHODS as FindMyWay.HTTPMethod[], basePath + path, noop, entry);
   }
 
   return (req, res) => {
+    const exchange = exchangeFor(req);
     const match = router.find(req.method as FindMyWay.HTTPMethod, req.url ?? '/');
     if (match === null) {
-      write(res, ROUTE_NOT_FOUND);
+      write(res, ROUTE_NOT_FOUND, exchange);
       return;
     }
     const entry = match.store as PathEntry<Caller, Command>;
+    exchange.route = entry.path;
     const route = entry.routes.get(req.method as string);
-    if (route !== undefined) run(route, req, res, match.params);
-    else if (req.method === 'OPTIONS') write(res, emptyReply(204, ['allow', entry.allow]));
-    else write(res, errorReply('METHOD_NOT_ALLOWED' satisfies TransportErrorCode, { headers: ['allow', entry.allow] }));
+    if (route !== undefined) run(route, req, res, match.params, exchange);
+    else if (req.method === 'OPTIONS') write(res, emptyReply(204, ['allow', entry.allow]), exchange);
+    else write(res, errorReply('METHOD_NOT_ALLOWED' satisfies TransportErrorCode, { headers: ['allow', entry.allow] }), exchange);
   };
 }

@@ -1,4 +1,5 @@
 import type { Piscina } from 'piscina';
+import { performance } from 'node:perf_hooks';
 import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreResult } from '../../workers/store-protocol.js';
 
 /** What the front gets back for a command: the worker's result, or `busy` when the queue was full. */
@@ -29,9 +30,13 @@ interface Waiting {
  * At most `queueLimit` commands wait; beyond that a command is refused with
  * `busy` before anything is sent, so a refused request changes nothing.
  */
+/** Told of every batch once it is answered: its size and its round trip (metrics). */
+export type BatchObserver = (commands: number, seconds: number) => void;
+
 export class BatchingStoreClient implements StoreClient {
   readonly #pool: StoreRunner;
   readonly #queueLimit: number;
+  #observe: BatchObserver | undefined;
   #waiting: Waiting[] = [];
   #inFlight = false;
   #flushScheduled = false;
@@ -40,6 +45,15 @@ export class BatchingStoreClient implements StoreClient {
   constructor(pool: StoreRunner, queueLimit: number) {
     this.#pool = pool;
     this.#queueLimit = queueLimit;
+  }
+
+  /** Commands waiting for the next batch. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  observeBatches(observer: BatchObserver): void {
+    this.#observe = observer;
   }
 
   send(command: StoreCommand): Promise<StoreReply> {
@@ -75,8 +89,10 @@ export class BatchingStoreClient implements StoreClient {
     const batch = this.#waiting;
     this.#waiting = [];
     this.#inFlight = true;
+    const sentAt = this.#observe === undefined ? 0 : performance.now();
     this.#pool.run({ protocol: STORE_PROTOCOL_VERSION, commands: batch.map((waiting) => waiting.command) }).then(
       (results) => {
+        this.#observe?.(batch.length, (performance.now() - sentAt) / 1000);
         for (let index = 0; index < batch.length; index++) {
           (batch[index] as Waiting).resolve(results[index] ?? { kind: 'failed', reason: 'store answered too few results' });
         }

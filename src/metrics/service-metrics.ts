@@ -1,0 +1,69 @@
+import { Counter, Histogram, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AnsweredHook } from '../http/exchange.js';
+import type { BatchingStoreClient } from '../store/store-client.js';
+
+/**
+ * What Prometheus scrapes at GET /metrics (prom-client): requests by route
+ * template, method and status; latency by route template and method; the
+ * store's queue depth, batch sizes and round trips; and Node's own process
+ * metrics, event-loop lag among them. Route templates, never raw paths, keep
+ * the label count bounded whatever a client sends.
+ */
+export interface ServiceMetrics {
+  readonly registry: Registry;
+  readonly answered: AnsweredHook;
+}
+
+export function createServiceMetrics(store: BatchingStoreClient): ServiceMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'catalogue_http_requests_total', help: 'Requests answered, by route template, method and status', labelNames: ['route', 'method', 'status'] as const, registers: [registry] });
+  const latency = new Histogram({
+    name: 'catalogue_http_request_duration_seconds',
+    help: 'Time from a request arriving to its answer being written, by route template and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'catalogue_store_queue_depth',
+    help: 'Store commands waiting for the next batch',
+    registers: [registry],
+    collect() {
+      this.set(store.waiting);
+    },
+  });
+  const batchSize = new Histogram({ name: 'catalogue_store_batch_commands', help: 'Commands per batch sent to the store worker', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024], registers: [registry] });
+  const batchTime = new Histogram({
+    name: 'catalogue_store_batch_seconds',
+    help: 'Round trip of a batch: the hop to the store worker, its commands, and the hop back',
+    buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25],
+    registers: [registry],
+  });
+  store.observeBatches((commands, seconds) => {
+    batchSize.observe(commands);
+    batchTime.observe(seconds);
+  });
+
+  // prom-client hashes a label set on every call; the children are looked up
+  // once per label set and kept, so a request costs a Map lookup and two adds.
+  const counted = new Map<string, Counter.Internal>();
+  const timed = new Map<string, Histogram.Internal<'route' | 'method'>>();
+  const answered: AnsweredHook = (exchange, status) => {
+    const routeKey = `${exchange.method} ${exchange.route}`;
+    const countKey = `${routeKey} ${status}`;
+    let counter = counted.get(countKey);
+    if (counter === undefined) {
+      counter = requests.labels({ route: exchange.route, method: exchange.method, status: String(status) });
+      counted.set(countKey, counter);
+    }
+    counter.inc();
+    let timer = timed.get(routeKey);
+    if (timer === undefined) {
+      timer = latency.labels({ route: exchange.route, method: exchange.method });
+      timed.set(routeKey, timer);
+    }
+    timer.observe((performance.now() - exchange.startedAt) / 1000);
+  };
+  return { registry, answered };
+}
