@@ -7,6 +7,7 @@ import { mergeErrorTables, transportErrors } from './http/http-errors.js';
 import { createReplyWriter } from './http/response-writer.js';
 import type { AnsweredHook } from './http/exchange.js';
 import { accessLog } from './http/access-log.js';
+import { createCors } from './http/cors.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
 import type { DrainState } from './http/drain.js';
@@ -73,5 +74,6 @@ export function createApp({ config, store, log, drain, metrics }: AppParts): Req
     write,
     log,
   });
-  return createRouter({ routes: protectRoutes<StoreCommand>(routes, auth, { tokens, passwords: passwordCheck() }), basePath: config.basePath, run, write });
+  const cors = config.corsOrigins === undefined ? undefined : createCors(config.corsOrigins);
+  return createRouter({ routes: protectRoutes<StoreCommand>(routes, auth, { tokens, passwords: passwordCheck() }), basePath: config.basePath, run, write, ...(cors === undefined ? {} : { cors }) });
 }

@@ -31,6 +31,8 @@ export interface ServiceConfig {
   readonly accessLog: boolean;
   /** GET /metrics and the counting behind it. */
   readonly metrics: boolean;
+  /** Origins browsers may call from; undefined: CORS off. */
+  readonly corsOrigins: CorsOrigins | undefined;
   /** Present when the service speaks HTTPS only. */
   readonly tls: TlsFiles | undefined;
   /** How many commands may wait for the store before requests get 503. */
@@ -53,6 +55,9 @@ export interface ConnectionLimits {
   /** On SIGTERM/SIGINT, requests still unanswered after this are cut. */
   readonly shutdownGraceMs: number;
 }
+
+/** CORS_ORIGINS: any origin, or these (scheme, host and port each). */
+export type CorsOrigins = { readonly kind: 'any' } | { readonly kind: 'listed'; readonly origins: ReadonlySet<string> };
 
 export interface AuthSettings {
   readonly authUsers: string;
@@ -99,6 +104,17 @@ function basePathSetting(raw: string | undefined): string {
   return raw.endsWith('/') ? raw.slice(0, -1) : raw;
 }
 
+function corsSetting(raw: string | undefined): CorsOrigins | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (raw.trim() === '*') return { kind: 'any' };
+  const origins = raw.split(',').map((origin) => origin.trim());
+  for (const origin of origins) {
+    // An origin is scheme, host and port only: what a browser sends in Origin.
+    if (!/^https?:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?$/.test(origin)) throw new ConfigError(`CORS_ORIGINS must be * or a comma-separated list of origins such as https://shop.example or http://localhost:5173 (got "${origin}")`);
+  }
+  return { kind: 'listed', origins: new Set(origins) };
+}
+
 function currencySetting(raw: string | undefined): string {
   if (raw === undefined || raw === '') return 'EUR';
   // The form of an ISO 4217 code; whether it is assigned is not checked (contract section 7).
@@ -143,6 +159,7 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     currency: currencySetting(setting('CURRENCY')),
     logLevel: logLevelSetting(setting('LOG_LEVEL')),
     accessLog: booleanSetting('ACCESS_LOG', setting('ACCESS_LOG')),
+    corsOrigins: corsSetting(setting('CORS_ORIGINS')),
     // On unless turned off: scraping is cheap, and unscraped counters cost a Map lookup a request.
     metrics: (setting('METRICS') ?? '') === '' || booleanSetting('METRICS', setting('METRICS')),
     tls: tlsSetting(setting('TLS_CERT'), setting('TLS_KEY')),

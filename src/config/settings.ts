@@ -17,6 +17,7 @@ export const SETTING_NAMES = [
   'LOG_LEVEL',
   'ACCESS_LOG',
   'METRICS',
+  'CORS_ORIGINS',
   'TLS_CERT',
   'TLS_KEY',
   'STORE_QUEUE_LIMIT',

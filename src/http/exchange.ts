@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
+import type { HeaderList } from './reply.js';
 
 /**
  * One request's own facts, made when it arrives: its id (echoed as
@@ -14,7 +15,11 @@ export interface Exchange {
   readonly method: string;
   readonly startedAt: number;
   route: string;
+  /** Headers every answer to this request carries beyond its own (CORS). */
+  responseHeaders: HeaderList;
 }
+
+const NONE: HeaderList = [];
 
 /** The route label of a request that matched no route. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -33,6 +38,6 @@ export function createExchanges(): (req: IncomingMessage) => Exchange {
   return (req) => {
     const given = req.headers['x-request-id'];
     const requestId = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : `${prefix}-${(++counter).toString(36)}`;
-    return { requestId, method: req.method ?? 'GET', startedAt: performance.now(), route: UNMATCHED_ROUTE };
+    return { requestId, method: req.method ?? 'GET', startedAt: performance.now(), route: UNMATCHED_ROUTE, responseHeaders: NONE };
   };
 }

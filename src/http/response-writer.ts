@@ -76,7 +76,7 @@ export function createReplyWriter({ errors, drain, answered }: ReplyWriterParts)
   return (res, reply, exchange) => {
     if (drain.draining) res.shouldKeepAlive = false;
     const status = statusOf(reply);
-    const headers = ['x-request-id', exchange.requestId, ...(reply.headers ?? [])];
+    const headers = ['x-request-id', exchange.requestId, ...exchange.responseHeaders, ...(reply.headers ?? [])];
     switch (reply.kind) {
       case 'json':
         writeBody(res, status, JSON_TYPE, reply.body, headers);

@@ -7,6 +7,7 @@ import type { ResolvedRoute } from './route.js';
 import type { RouteRunner } from './route-runner.js';
 import type { TransportErrorCode } from './http-errors.js';
 import { createExchanges } from './exchange.js';
+import type { Cors } from './cors.js';
 
 /** Everything the router knows about one path, built once at start-up. */
 interface PathEntry<Caller, Command> {
@@ -27,6 +28,8 @@ export interface RouterParts<Caller, Command> {
   readonly basePath: string;
   readonly run: RouteRunner<Caller, Command>;
   readonly write: ReplyWriter;
+  /** Absent when CORS is off. */
+  readonly cors?: Cors;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface RouterParts<Caller, Command> {
  * path is registered for every method with one entry, so a single lookup
  * tells an unknown path (404) from a known path with another method (405).
  */
-export function createRouter<Caller, Command>({ routes, basePath, run, write }: RouterParts<Caller, Command>): RequestListener {
+export function createRouter<Caller, Command>({ routes, basePath, run, write, cors }: RouterParts<Caller, Command>): RequestListener {
   const exchangeFor = createExchanges();
   // Trailing slashes are served, not redirected; find() ignores query strings.
   // find-my-way drops a route whose parameter is over 100 characters, which
@@ -58,6 +61,7 @@ export function createRouter<Caller, Command>({ routes, basePath, run, write }: 
 
   return (req, res) => {
     const exchange = exchangeFor(req);
+    if (cors !== undefined) exchange.responseHeaders = cors.headersFor(req);
     const match = router.find(req.method as FindMyWay.HTTPMethod, req.url ?? '/');
     if (match === null) {
       write(res, ROUTE_NOT_FOUND, exchange);
@@ -67,7 +71,7 @@ export function createRouter<Caller, Command>({ routes, basePath, run, write }: 
     exchange.route = entry.path;
     const route = entry.routes.get(req.method as string);
     if (route !== undefined) run(route, req, res, match.params, exchange);
-    else if (req.method === 'OPTIONS') write(res, emptyReply(204, ['allow', entry.allow]), exchange);
+    else if (req.method === 'OPTIONS') write(res, emptyReply(204, ['allow', entry.allow, ...(cors?.isPreflight(req) === true ? cors.preflightHeaders(entry.allow) : [])]), exchange);
     else write(res, errorReply('METHOD_NOT_ALLOWED' satisfies TransportErrorCode, { headers: ['allow', entry.allow] }), exchange);
   };
 }
