@@ -29,6 +29,8 @@ import { PRODUCT_ERRORS } from './products/product-errors.js';
 import { productRoutes } from './products/product-routes.js';
 import { CATALOG_ERRORS } from './products/catalog-errors.js';
 import { catalogRoutes } from './products/catalog-routes.js';
+import { REVIEW_ERRORS } from './reviews/review-errors.js';
+import { reviewRoutes } from './reviews/review-routes.js';
 import { PRODUKTE_ERRORS } from './produkte/produkte-errors.js';
 import { produkteRoutes } from './produkte/produkte-routes.js';
 
@@ -43,7 +45,7 @@ export interface AppParts {
 
 /** Every domain's error table; a code declared twice stops start-up. */
 export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
-  return mergeErrorTables([transportErrors(config.strict ? 400 : 200), AUTH_ERRORS, PRODUCT_ERRORS, CATALOG_ERRORS, PRODUKTE_ERRORS]);
+  return mergeErrorTables([transportErrors(config.strict ? 400 : 200), AUTH_ERRORS, PRODUCT_ERRORS, CATALOG_ERRORS, REVIEW_ERRORS, PRODUKTE_ERRORS]);
 }
 
 /**
@@ -59,7 +61,7 @@ export function createApp({ config, store, log, drain, metrics }: AppParts): Req
   const passwordCheck = () =>
     new PasswordCheck({ accounts: auth.users, decoy: auth.users.decoy, throttle: new LoginThrottle({ maxFailures: auth.loginMaxFailures }), gate, verified });
   // Off, the service is sections 1 to 6 exactly; on, section 7's routes join and /products is the shop's.
-  const marketplace = config.marketplace ? [...catalogRoutes] : [...productRoutes];
+  const marketplace = config.marketplace ? [...catalogRoutes, ...reviewRoutes] : [...productRoutes];
   const observability = metrics === undefined ? [] : metricsRoutes(metrics.registry);
   const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: passwordCheck(), tokens }), ...healthRoutes, ...observability];
 

@@ -8,7 +8,11 @@ import { mergeErrorTables } from '../src/http/http-errors.js';
 import { serviceErrors } from '../src/app.js';
 import { PRODUCT_STORE_ERRORS } from '../workers/products/product-protocol.js';
 import { PRODUKTE_STORE_ERRORS } from '../workers/produkte/produkte-protocol.js';
+import { CATALOG_STORE_ERRORS } from '../workers/products/catalog-protocol.js';
+import { REVIEW_STORE_ERRORS } from '../workers/reviews/review-protocol.js';
 import { productRoutes } from '../src/products/product-routes.js';
+import { catalogRoutes } from '../src/products/catalog-routes.js';
+import { reviewRoutes } from '../src/reviews/review-routes.js';
 import { produkteRoutes } from '../src/produkte/produkte-routes.js';
 
 test('a code declared by two tables is refused, naming the code', (t) => {
@@ -27,12 +31,12 @@ test('the body-parse error is the seed quirk (200) by default and 400 in strict 
 
 test('every error code a store protocol declares has an HTTP entry', (t) => {
   const table = serviceErrors({ strict: false });
-  for (const code of [...PRODUCT_STORE_ERRORS, ...PRODUKTE_STORE_ERRORS]) t.truthy(table[code], code);
+  for (const code of [...PRODUCT_STORE_ERRORS, ...PRODUKTE_STORE_ERRORS, ...CATALOG_STORE_ERRORS, ...REVIEW_STORE_ERRORS]) t.truthy(table[code], code);
 });
 
 test("every not-found code a route declares for its ids has an HTTP entry, and it is a 404", (t) => {
   const table = serviceErrors({ strict: false });
-  for (const route of [...productRoutes, ...produkteRoutes]) {
+  for (const route of [...productRoutes, ...produkteRoutes, ...catalogRoutes, ...reviewRoutes]) {
     for (const code of Object.values(route.ids ?? {})) t.is(table[code]?.status, 404, `${route.method} ${route.path}: ${code}`);
   }
 });

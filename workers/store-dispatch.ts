@@ -9,6 +9,8 @@ import { produkteCommands } from './produkte/produkte-commands.js';
 import { CatalogStore } from './products/catalog-store.js';
 import { SEED_CATALOG } from './products/seed-catalog.js';
 import { catalogCommands } from './products/catalog-commands.js';
+import { ReviewStore } from './reviews/review-store.js';
+import { reviewCommands } from './reviews/review-commands.js';
 
 /** The handlers of one mode; a command of the other mode is unknown there. */
 type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
@@ -22,7 +24,8 @@ function catalogueMode(options: StoreWorkerData): ModeHandlers {
 function marketplaceMode(): ModeHandlers {
   const events = new StoreEvents();
   const catalog = new CatalogStore(events, SEED_CATALOG);
-  return { ...catalogCommands(catalog) };
+  const reviews = new ReviewStore(catalog, events, Date.now);
+  return { ...catalogCommands(catalog, reviews), ...reviewCommands(reviews, catalog) };
 }
 
 /**

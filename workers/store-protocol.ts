@@ -12,12 +12,13 @@
 import type { ProductCommand } from './products/product-protocol.js';
 import type { ProdukteCommand } from './produkte/produkte-protocol.js';
 import type { CatalogCommand } from './products/catalog-protocol.js';
+import type { ReviewCommand } from './reviews/review-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
 export const STORE_PROTOCOL_VERSION = 2;
 
 /** Every command the store runs: one union member per domain. */
-export type StoreCommand = ProductCommand | ProdukteCommand | CatalogCommand;
+export type StoreCommand = ProductCommand | ProdukteCommand | CatalogCommand | ReviewCommand;
 
 export type StoreCommandKind = StoreCommand['kind'];
 

@@ -9,7 +9,8 @@ const productId = { id: 'PRODUCT_NOT_FOUND' } as const;
 
 /**
  * /products in the marketplace (contract section 7): six-field products,
- * search with X-Total-Count and Link, writes for administrators by default
+ * search with X-Total-Count and Link, details with rating and reviews, the
+ * categories in use, writes for administrators by default
  * (protection-rules.ts). Ids are never reused.
  */
 export const catalogRoutes = [
@@ -23,6 +24,19 @@ export const catalogRoutes = [
       status: 200,
       listing: ({ query: { search } }) => (search === undefined ? undefined : search.page === undefined ? { kind: 'counted' } : { kind: 'paged', ...search.page }),
     },
+  }),
+  route({
+    method: 'GET',
+    path: '/products/:id',
+    summary: 'Read a product with its rating (average and count) and its ten newest reviews',
+    ids: productId,
+    action: { store: ({ ids }) => ({ kind: 'catalog.details', id: ids.id }), status: 200 },
+  }),
+  route({
+    method: 'GET',
+    path: '/categories',
+    summary: 'Every category in use and its number of products, by slug in code-point order',
+    action: { store: () => ({ kind: 'catalog.categories' }), status: 200 },
   }),
   route({
     method: 'POST',

@@ -1,5 +1,6 @@
-import type { CatalogSearch, SearchSort } from '../../workers/products/catalog-protocol.js';
+import type { CatalogSearch } from '../../workers/products/catalog-protocol.js';
 import { errorReply } from '../http/reply.js';
+import { readPageParameters } from '../http/page-parameters.js';
 import type { Validated } from '../http/route.js';
 import { isCategorySlug } from './catalog-input.js';
 import type { CatalogErrorCode } from './catalog-errors.js';
@@ -9,7 +10,7 @@ export interface ProductQuery {
   readonly search: CatalogSearch | undefined;
 }
 
-const SORTS: ReadonlyMap<string, SearchSort> = new Map([
+const SORTS: ReadonlyMap<string, CatalogSearch['sort']> = new Map([
   ['price_asc', 'price_asc'],
   ['price_desc', 'price_desc'],
   ['name_asc', 'name_asc'],
@@ -19,19 +20,9 @@ const SORTS: ReadonlyMap<string, SearchSort> = new Map([
 ]);
 const KNOWN = ['category', 'q', 'min_price', 'max_price', 'in_stock', 'sort', 'page', 'per_page'] as const;
 const DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
-const WHOLE = /^[0-9]+$/;
-export const MAX_PER_PAGE = 100;
-export const DEFAULT_PER_PAGE = 20;
 const MAX_TEXT_LENGTH = 100;
 
 const invalid = (message: string): Validated<never> => ({ ok: false, error: errorReply('SEARCH_PARAMETER_INVALID' satisfies CatalogErrorCode, { message }) });
-
-/** A whole number within bounds, written as plain digits (no sign, exponent or fraction). */
-function wholeNumber(raw: string, min: number, max: number): number | undefined {
-  if (!WHOLE.test(raw) || raw.length > 10) return undefined;
-  const value = Number(raw);
-  return value >= min && value <= max ? value : undefined;
-}
 
 /**
  * Judges the search parameters of contract section 7. Unknown parameters are
@@ -72,14 +63,8 @@ export function readProductQuery(query: URLSearchParams): Validated<ProductQuery
     if (known === undefined) return invalid(`sort must be one of ${[...SORTS.keys()].join(', ')}`);
     search.sort = known;
   }
-  const page = value('page');
-  const perPage = value('per_page');
-  if (page !== undefined || perPage !== undefined) {
-    const pageNumber = page === undefined ? 1 : wholeNumber(page, 1, 1_000_000_000);
-    if (pageNumber === undefined) return invalid('page must be a whole number from 1');
-    const size = perPage === undefined ? DEFAULT_PER_PAGE : wholeNumber(perPage, 1, MAX_PER_PAGE);
-    if (size === undefined) return invalid(`per_page must be a whole number from 1 to ${MAX_PER_PAGE}`);
-    search.page = { page: pageNumber, perPage: size };
-  }
+  const page = readPageParameters(query, invalid);
+  if (!page.ok) return page;
+  if (page.value !== undefined) search.page = page.value;
   return { ok: true, value: { search } };
 }

@@ -33,6 +33,10 @@ export type CatalogCommand =
   | { readonly kind: 'catalog.list' }
   /** A query: the matches as a list, with the total. */
   | { readonly kind: 'catalog.search'; readonly search: CatalogSearch }
+  /** One product with its rating and its ten newest reviews. */
+  | { readonly kind: 'catalog.details'; readonly id: number }
+  /** Every category in use with its number of products, by slug. */
+  | { readonly kind: 'catalog.categories' }
   | { readonly kind: 'catalog.create'; readonly fields: CatalogProductFields }
   | { readonly kind: 'catalog.replace'; readonly id: number; readonly fields: CatalogProductFields }
   | { readonly kind: 'catalog.delete'; readonly id: number }
