@@ -35,6 +35,8 @@ export interface ResponseSeen {
   readonly status: number;
   readonly body: string;
   readonly contentType: string | undefined;
+  /** A response header by its lower-case name (the first, when it came more than once). */
+  readonly header: (name: string) => string | undefined;
 }
 
 export interface RequestKind {

@@ -2,11 +2,12 @@
  * The harness's command line, checked once at start: a bad option stops the
  * run with a message that names it.
  */
+import type { ShopSize } from './scenarios.js';
 
 export interface BenchOptions {
   /** A few hundred requests per case, small collections, nothing written. */
   readonly smoke: boolean;
-  /** Flags that add optional servers (`--with-bearer`). */
+  /** Flags that add optional servers (`--with-bearer`, `--marketplace`). */
   readonly serverFlags: ReadonlySet<string>;
   /** No taskset: every server may use every core, beside the load generator. */
   readonly unpinned: boolean;
@@ -23,6 +24,8 @@ export interface BenchOptions {
   readonly rounds: number;
   /** The large collection of scenarios c, d and g. */
   readonly largeSize: number;
+  /** The marketplace search scenarios' collection sizes. */
+  readonly shopSizes: Readonly<Record<ShopSize, number>>;
   /** The collection sizes of the scaling run; empty to skip it. */
   readonly scalingSizes: readonly number[];
   /** Scenario letters to run; undefined for all. */
@@ -40,6 +43,7 @@ export class OptionError extends Error {
 export const USAGE = `usage: npm run bench -- [options]
   --smoke               a few seconds in all: 200 requests per case, small collections, RESULTS.md untouched
   --with-bearer         add catalogue+bearer (PROTECT="GET /products/:id=bearer", token from POST /login)
+  --marketplace         add catalogue-marketplace (MARKETPLACE=1) and fastify-marketplace, so the search scenarios h, h10k, h1M and j
   --unpinned            no taskset: servers may use every core (a worker beside its front), the load generator too; RESULTS.md untouched
   --duration SECONDS    measured seconds per round (default 5; smoke: --requests instead)
   --requests N          measure N requests per round instead of a timed window (default none; smoke 200)
@@ -49,16 +53,39 @@ export const USAGE = `usage: npm run bench -- [options]
   --quiet-wait SECONDS  before each round, wait up to this long for other work on the machine to pause (default 5; smoke 0)
   --large N             products in scenarios c, d and g (default 10000; smoke 200)
   --scaling LIST        collection sizes of the scaling run, e.g. 10,10000 or none (default 10,10000,1000000; smoke 10,200)
+  --shop-sizes S,M,L    products in h10k, in h and j, and in h1M (default 10000,100000,1000000; smoke 2000,3000,5000)
   --scenarios LIST      only these scenario letters, e.g. a,d
   --servers LIST        only these servers, e.g. catalogue,fastify`;
 
-const FULL = { duration: 5, requests: undefined, warmup: 2, rounds: 3, connections: 100, quietWait: 5, largeSize: 10_000, scalingSizes: [10, 10_000, 1_000_000] } as const;
+const FULL = {
+  duration: 5,
+  requests: undefined,
+  warmup: 2,
+  rounds: 3,
+  connections: 100,
+  quietWait: 5,
+  largeSize: 10_000,
+  scalingSizes: [10, 10_000, 1_000_000],
+  shopSizes: { small: 10_000, standard: 100_000, million: 1_000_000 },
+} as const;
 // The smoke run only proves the bench still works, in a few seconds inside
 // `npm test`: no warm-up, one round, few connections, small collections, and
 // a count of requests rather than a window. On a busy machine a 0.25 s window
 // once ended before the mix's first PUT was answered, which failed the run; a
 // count only takes longer. 200 requests send the mix's PUT about ten times.
-const SMOKE = { duration: FULL.duration, requests: 200, warmup: 0, rounds: 1, connections: 10, quietWait: 0, largeSize: 200, scalingSizes: [10, 200] } as const;
+// The search sizes stay large enough for scenario h's third page of twenty
+// in each of twenty categories (about 100 products each at 2,000).
+const SMOKE = {
+  duration: FULL.duration,
+  requests: 200,
+  warmup: 0,
+  rounds: 1,
+  connections: 10,
+  quietWait: 0,
+  largeSize: 200,
+  scalingSizes: [10, 200],
+  shopSizes: { small: 2_000, standard: 3_000, million: 5_000 },
+} as const;
 
 function positiveNumber(option: string, raw: string, { integer, min }: { integer: boolean; min: number }): number {
   const value = Number(raw);
@@ -74,14 +101,30 @@ function list(option: string, raw: string): string[] {
   return items;
 }
 
-export function parseOptions(args: readonly string[], known: { scenarios: readonly string[]; servers: readonly string[] }): BenchOptions {
+/** What the command line is checked against: the scenarios, the servers, and the flag each optional server needs. */
+export interface KnownNames {
+  readonly scenarios: readonly string[];
+  readonly servers: readonly string[];
+  readonly serverFlags: ReadonlyMap<string, string>;
+}
+
+const SERVER_FLAGS = ['--with-bearer', '--marketplace'];
+
+function shopSizes(raw: string): Record<ShopSize, number> {
+  const sizes = list('--shop-sizes', raw).map((item) => positiveNumber('--shop-sizes', item, { integer: true, min: 11 }));
+  const [small, standard, million] = sizes;
+  if (sizes.length !== 3 || small === undefined || standard === undefined || million === undefined) throw new OptionError(`--shop-sizes needs three sizes, for h10k, for h and j, and for h1M (got "${raw}")`);
+  return { small, standard, million };
+}
+
+export function parseOptions(args: readonly string[], known: KnownNames): BenchOptions {
   const flags = new Set<string>();
   const values = new Map<string, string>();
-  const takesValue = new Set(['--duration', '--requests', '--warmup', '--quiet-wait', '--rounds', '--connections', '--large', '--scaling', '--scenarios', '--servers']);
+  const takesValue = new Set(['--duration', '--requests', '--warmup', '--quiet-wait', '--rounds', '--connections', '--large', '--scaling', '--shop-sizes', '--scenarios', '--servers']);
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] as string;
     const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (name === '--smoke' || name === '--with-bearer' || name === '--unpinned' || name === '--help') {
+    if (name === '--smoke' || name === '--unpinned' || name === '--help' || SERVER_FLAGS.includes(name)) {
       flags.add(name);
     } else if (takesValue.has(name)) {
       const value = inline ?? args[++index];
@@ -102,13 +145,18 @@ export function parseOptions(args: readonly string[], known: { scenarios: readon
   const scenarios = read('--scenarios', (raw) => list('--scenarios', raw), undefined);
   for (const id of scenarios ?? []) if (!known.scenarios.includes(id)) throw new OptionError(`--scenarios: no scenario "${id}" (there are ${known.scenarios.join(', ')})`);
   const servers = read('--servers', (raw) => list('--servers', raw), undefined);
-  for (const name of servers ?? []) if (!known.servers.includes(name)) throw new OptionError(`--servers: no server "${name}" (there are ${known.servers.join(', ')})`);
+  for (const name of servers ?? []) {
+    if (!known.servers.includes(name)) throw new OptionError(`--servers: no server "${name}" (there are ${known.servers.join(', ')})`);
+    const flag = known.serverFlags.get(name);
+    if (flag !== undefined && !flags.has(flag)) throw new OptionError(`--servers: ${name} runs only with ${flag}`);
+  }
   const largeSize = read('--large', (raw) => positiveNumber('--large', raw, { integer: true, min: 11 }), base.largeSize);
   const scalingSizes = read(
     '--scaling',
     (raw) => (raw === 'none' ? [] : list('--scaling', raw).map((item) => positiveNumber('--scaling', item, { integer: true, min: 10 }))),
     [...base.scalingSizes],
   );
+  const shop = read('--shop-sizes', shopSizes, { ...base.shopSizes });
   const connections = read('--connections', (raw) => positiveNumber('--connections', raw, { integer: true, min: 1 }), base.connections);
   if (values.has('--duration') && values.has('--requests')) throw new OptionError('--duration and --requests exclude each other: a round is a timed window or a count');
   // An explicit --duration asks for a timed window, in smoke runs too.
@@ -117,7 +165,7 @@ export function parseOptions(args: readonly string[], known: { scenarios: readon
   if (requests !== undefined && requests < connections) throw new OptionError(`--requests must be at least --connections (${connections}), got ${requests}`);
   const options = {
     smoke,
-    serverFlags: new Set([...flags].filter((flag) => flag.startsWith('--with-'))),
+    serverFlags: new Set([...flags].filter((flag) => SERVER_FLAGS.includes(flag))),
     unpinned: flags.has('--unpinned'),
     startAhead: smoke,
     connections,
@@ -128,6 +176,7 @@ export function parseOptions(args: readonly string[], known: { scenarios: readon
     rounds: read('--rounds', (raw) => positiveNumber('--rounds', raw, { integer: true, min: 1 }), base.rounds),
     largeSize,
     scalingSizes,
+    shopSizes: shop,
     scenarios,
     servers,
   };
@@ -139,6 +188,7 @@ export function parseOptions(args: readonly string[], known: { scenarios: readon
     scenarios === undefined &&
     servers === undefined &&
     largeSize === FULL.largeSize &&
-    scalingSizes.join(',') === FULL.scalingSizes.join(',');
+    scalingSizes.join(',') === FULL.scalingSizes.join(',') &&
+    Object.values(shop).join(',') === Object.values(FULL.shopSizes).join(',');
   return { ...options, complete };
 }

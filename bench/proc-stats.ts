@@ -64,6 +64,28 @@ export function machineBusyMicroseconds(): number | undefined {
   return (user + nice + system + irq + softirq + steal) * MICROSECONDS_PER_TICK;
 }
 
+/** A server counts as idle while it uses less than this share of a core (one clock tick in a poll). */
+const IDLE_SHARE = 0.1;
+const IDLE_POLL_MS = 100;
+
+/**
+ * Waits, up to `maxSeconds`, for a poll in which the process is idle: done
+ * with what it was sent. True once it is; true at once without /proc, where
+ * nothing can be told.
+ */
+export async function untilIdle(pid: number, maxSeconds: number): Promise<boolean> {
+  const started = Date.now();
+  let before = processCpuMicroseconds(pid);
+  while (before !== undefined) {
+    await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    const after = processCpuMicroseconds(pid);
+    if (after === undefined || after - before <= IDLE_SHARE * IDLE_POLL_MS * 1000) return true;
+    if (Date.now() - started >= maxSeconds * 1000) return false;
+    before = after;
+  }
+  return true;
+}
+
 /** The machine counts as quiet while everything on it uses less than this many cores. */
 export const QUIET_CORES = 0.25;
 

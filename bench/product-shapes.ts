@@ -9,7 +9,7 @@ type Check = RequestKind['check'];
 
 const PRODUCT_KEYS = 'id,name,description,price';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -26,7 +26,7 @@ function productProblem(value: unknown): string | undefined {
 }
 
 /** Parses a `{"data": ...}` JSON body, or says why it is not one. */
-function dataOf(response: ResponseSeen): { data: unknown } | string {
+export function dataOf(response: ResponseSeen): { data: unknown } | string {
   if (!/^application\/json/i.test(response.contentType ?? '')) return `content-type is ${JSON.stringify(response.contentType)}`;
   let parsed: unknown;
   try {

@@ -1,7 +1,8 @@
 /**
  * The run as markdown: what ran where, one row per case and server with its
  * ratios against the baseline and the ceiling, the mix's by-id latency, the
- * scaling run, and each of issue 4's targets judged against the numbers.
+ * scaling run, the marketplace's search (search-report.ts), and each of the
+ * issues' targets judged against the numbers.
  */
 import { QUIET_CORES, type Machine, type ProcessMemory } from './proc-stats.js';
 import type { RoundsMeasurement } from './rounds.js';
@@ -10,16 +11,26 @@ import type { SeedReport } from './seed.js';
 import type { ServerDefinition } from './servers.js';
 import type { BenchOptions } from './options.js';
 import { describePlacement, type Placement } from './pinning.js';
+import { searchSection, searchTargetsSection } from './search-report.js';
+import { NOISE, NOISY, cpuCell, duration, find, fixed, integer, mebibytes, percent, ratio, share, table, undecided, valid, verdictLine, type Verdict } from './report-format.js';
 
 export interface CaseResult {
   readonly scenario: Scenario;
   readonly size: number;
   readonly server: ServerDefinition;
-  readonly seed: SeedReport | undefined;
+  /** Every seeding of the case's processes (none when it runs on a server's own products). */
+  readonly seeds: readonly SeedReport[];
+  /** The server's memory in the process that ended the largest; undefined without /proc or a process. */
+  readonly memory: CaseMemory | undefined;
   /** The medians of the rounds. */
   readonly measurement: RoundsMeasurement | undefined;
   /** Why there is no measurement (the server did not start, seeding failed...). */
   readonly failure: string | undefined;
+}
+
+export interface CaseMemory {
+  readonly afterSeed: ProcessMemory | undefined;
+  readonly afterLoad: ProcessMemory | undefined;
 }
 
 export interface ScalingStep {
@@ -46,6 +57,8 @@ export interface RunRecord {
   readonly baseline: string;
   /** The framework-free peer: how far every row is from what Node itself allows. */
   readonly ceiling: string;
+  /** The marketplace scenarios' baseline. */
+  readonly marketplaceBaseline: string;
   readonly serverNames: readonly string[];
   readonly scenarios: readonly Scenario[];
   readonly cases: readonly CaseResult[];
@@ -53,46 +66,12 @@ export interface RunRecord {
   readonly scaling: readonly ScalingStep[];
 }
 
-// ---- formatting -------------------------------------------------------------
-
-const integer = (value: number): string => (Number.isFinite(value) ? Math.round(value).toLocaleString('en') : '–');
-const fixed = (value: number | undefined, digits: number): string => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits));
-const ratio = (value: number | undefined): string => (value === undefined || !Number.isFinite(value) ? '–' : `${value.toFixed(2)}×`);
-const share = (value: number | undefined): string => (value === undefined || !Number.isFinite(value) ? '–' : `${Math.round(value * 100)}%`);
-const mebibytes = (bytes: number | undefined): string => (bytes === undefined ? '–' : `${Math.round(bytes / 1024 ** 2)} MB`);
-
-/** CPU µs/request, with the range of the rounds when there were several. */
-function cpuCell(m: RoundsMeasurement): string {
-  const range = m.rounds > 1 && m.cpuRange !== undefined ? ` (${fixed(m.cpuRange[0], 1)}–${fixed(m.cpuRange[1], 1)})` : '';
-  return `${fixed(m.cpuMicrosPerRequest, 1)}${range}`;
-}
-
-function duration(seconds: number): string {
-  if (seconds < 60) return `${seconds.toFixed(1)} s`;
-  const whole = Math.round(seconds);
-  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const escape = (cell: string): string => cell.replaceAll('|', '\\|');
-  return [
-    `| ${header.join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...rows.map((row) => `| ${row.map(escape).join(' | ')} |`),
-  ].join('\n');
-}
-
-/** A measurement that may be compared: present and without problems. */
-function valid(result: CaseResult | undefined): RoundsMeasurement | undefined {
-  const m = result?.measurement;
-  return m !== undefined && m.problems.length === 0 ? m : undefined;
-}
-
-function find(record: RunRecord, scenarioId: string, serverName: string): CaseResult | undefined {
-  return record.cases.find((c) => c.scenario.id === scenarioId && c.server.name === serverName);
-}
-
 // ---- tables -----------------------------------------------------------------
+
+/** Issue 4's scenarios (a–g); the marketplace's have their own section. */
+function catalogueScenarios(record: RunRecord): Scenario[] {
+  return record.scenarios.filter((scenario) => scenario.family === 'catalogue');
+}
 
 function scenarioTable(record: RunRecord): string {
   const { baseline: b, ceiling: c } = record;
@@ -104,7 +83,7 @@ function scenarioTable(record: RunRecord): string {
     'CPU busy: server / load / others', 'errors', 'unexpected', 'checks',
   ];
   const rows: string[][] = [];
-  for (const scenario of record.scenarios) {
+  for (const scenario of catalogueScenarios(record)) {
     const base = valid(find(record, scenario.id, b));
     const ceiling = valid(find(record, scenario.id, c));
     for (const name of record.serverNames) {
@@ -194,37 +173,6 @@ function scalingTable(record: RunRecord): string {
 
 // ---- targets ----------------------------------------------------------------
 
-interface Verdict {
-  readonly met: boolean | undefined;
-  readonly text: string;
-}
-
-const verdictLine = ({ met, text }: Verdict): string => `- **${met === undefined ? 'not judged' : met ? 'met' : 'missed'}**: ${text}`;
-
-function percent(value: number): string {
-  const points = Math.abs(value * 100);
-  return `${points.toFixed(points < 10 ? 1 : 0)}%`;
-}
-
-/** Without rounds to compare, a verdict decided by less than this is flagged. */
-const NOISE = 0.05;
-
-type Range = readonly [number, number] | undefined;
-
-/**
- * Whether the rounds leave a comparison undecided: `mine` scaled by `factor`
- * and `theirs` overlap, so some pairing of rounds would decide it the other
- * way. With a single round, a margin under NOISE counts as undecided.
- */
-function undecided(mine: Range, theirs: Range, factor: number, value: number, goal: number): boolean {
-  if (mine !== undefined && theirs !== undefined && (mine[0] !== mine[1] || theirs[0] !== theirs[1])) {
-    return mine[0] * factor <= theirs[1] && theirs[0] <= mine[1] * factor;
-  }
-  return Math.abs(value / goal - 1) < NOISE;
-}
-
-const NOISY = ' (within noise: the rounds overlap, a repeat run may decide it the other way)';
-
 /** The spread of CPU µs/request between rounds, over every valid row: how far any one figure can be trusted. */
 function spreadLine(record: RunRecord): string | undefined {
   const spreads = record.cases
@@ -277,7 +225,7 @@ function serviceVerdicts(record: RunRecord, service: string): Verdict[] {
     const short: string[] = [];
     const notJudged: string[] = [];
     const seen: string[] = [];
-    for (const scenario of record.scenarios) {
+    for (const scenario of catalogueScenarios(record)) {
       const [mine, theirs, why] = pair(scenario.id, other);
       if (why !== undefined || mine === undefined || theirs === undefined) {
         notJudged.push(`${scenario.id} (${why ?? 'missing'})`);
@@ -345,7 +293,7 @@ function targetsSection(record: RunRecord): string {
   const lines: string[] = ['## Targets (issue 4)', ''];
   if (record.options.smoke) lines.push('_Smoke run: a fraction of a second per case is too short to judge; these lines only show that the evaluation works._', '');
   if (record.placement === 'unpinned') lines.push('_Unpinned run: the targets assume one core per server and here each could use every core: the verdicts below show the numbers, not whether the issue\'s targets are met._', '');
-  const services = record.serverNames.filter((name) => record.cases.some((c) => c.server.name === name && c.server.role === 'service'));
+  const services = record.serverNames.filter((name) => record.cases.some((c) => c.server.name === name && c.server.role === 'service' && c.server.family === 'catalogue'));
   for (const service of services) {
     lines.push(`### ${service}`, '', ...serviceVerdicts(record, service).map(verdictLine), '');
   }
@@ -367,7 +315,7 @@ export function renderReport(record: RunRecord): string {
     `- Runtime: Node ${record.machine.node}; ${Object.entries(record.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
     `- Machine: ${record.machine.cpuModel}, ${record.machine.cores} cores, ${record.machine.memoryGiB} GiB, ${record.machine.kernel}`,
     `- Command: ${record.commands.map((command) => `\`${command}\``).join(', which runs ')}`,
-    `- Options: ${o.connections} connections, pipelining 1, ${o.requests === undefined ? `${o.duration} s` : `${integer(o.requests)} requests`} measured after ${o.warmup} s warm-up per round, ${o.rounds} round${o.rounds === 1 ? '' : 's'} per server and case (servers taking turns in a rotating order; every figure is the median of the rounds, the CPU range is the lowest and highest round); up to ${o.quietWait} s wait before each round for the machine to be quiet (other work under ${QUIET_CORES} cores); large collection ${integer(o.largeSize)} products; scaling at ${o.scalingSizes.map(integer).join(', ') || 'none'}`,
+    `- Options: ${o.connections} connections, pipelining 1, ${o.requests === undefined ? `${o.duration} s` : `${integer(o.requests)} requests`} measured after ${o.warmup} s warm-up per round, ${o.rounds} round${o.rounds === 1 ? '' : 's'} per server and case (servers taking turns in a rotating order; every figure is the median of the rounds, the CPU range is the lowest and highest round); up to ${o.quietWait} s wait before each round for the machine to be quiet (other work under ${QUIET_CORES} cores); large collection ${integer(o.largeSize)} products; scaling at ${o.scalingSizes.map(integer).join(', ') || 'none'}${record.scenarios.some((s) => s.family === 'marketplace') ? `; marketplace search at ${Object.values(o.shopSizes).map(integer).join(', ')} products` : ''}`,
     `- Pinning: ${describePlacement(record.placement)}`,
     `- Load average (1, 5, 15 min): ${record.loadAverage.start.map((v) => v.toFixed(2)).join(', ')} at the start, ${record.loadAverage.end.map((v) => v.toFixed(2)).join(', ')} at the end`,
     '- Method: for every case, round after round, the servers run back to back, each as a fresh child process on a free port: seeded over HTTP (not measured), warmed up, measured, stopped. ' +
@@ -376,20 +324,19 @@ export function renderReport(record: RunRecord): string {
       'The first response of every request kind is checked for the contract\'s shape and every status other than the expected one is counted: a row with any problem is INVALID and never compared. ' +
       `Ratios are against ${record.baseline}, and for req/s and CPU also against ${record.ceiling} (the same routes on bare node:http, no framework: the ceiling); for CPU and p99, lower is better.`,
     '',
-    '## Scenarios',
-    '',
-    scenarioTable(record),
-    '',
   ];
+  if (catalogueScenarios(record).length > 0) sections.push('## Scenarios', '', scenarioTable(record), '');
   const spread = spreadLine(record);
   if (spread !== undefined) sections.push(spread, '');
   for (const scenario of record.scenarios.filter((s) => s.focus !== undefined)) {
     sections.push(`## ${scenario.id} ${scenario.name}: latency by request kind`, '', focusTable(record, scenario), '');
   }
+  const search = searchSection(record);
+  if (search !== undefined) sections.push(search);
   if (record.scaling.length > 0) {
     sections.push(`## Scaling (${record.scalingServer} only, a fresh process per size)`, '', scalingTable(record), '');
   }
-  sections.push(targetsSection(record));
+  sections.push(targetsSection(record), searchTargetsSection(record));
   return sections.join('\n');
 }
 

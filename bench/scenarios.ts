@@ -1,22 +1,50 @@
 /**
  * The benchmark's cases, one named row each: what the server must hold before
- * the run, and the requests every connection sends. Issue 4 defines them;
- * `size` is 10 (the seed) or the large collection (10,000, or less in smoke).
+ * the run, and the requests every connection sends. Issue 4 defines a–g, the
+ * catalogue's; `size` is 10 (the seed) or the large collection (10,000, or
+ * less in smoke). The marketplace's search cases (h, j...) are in
+ * search-scenarios.ts.
  */
 import type { LoadPlan, Outgoing, RequestKind, Step, StepContext } from './load-plan.js';
 import { expectEmpty, expectList, expectProduct } from './product-shapes.js';
+import type { ShopContents } from './shop-contents.js';
+import { SEARCH_SCENARIOS } from './search-scenarios.js';
 
-export interface Scenario {
+interface ScenarioBase {
   /** The issue's letter. */
   readonly id: string;
   readonly name: string;
   readonly describe: (size: number) => string;
-  /** Whether the server needs the large collection seeded first. */
-  readonly collection: 'seed' | 'large';
-  readonly plan: (size: number, random: () => number) => LoadPlan;
   /** A kind whose latency is reported on its own (the mix's by-id reads). */
   readonly focus?: string;
 }
+
+/** A case of the catalogue (CONTRACT.md section 2), run by every server of the catalogue family. */
+export interface CatalogueScenario extends ScenarioBase {
+  readonly family: 'catalogue';
+  /** Whether the server needs the large collection seeded first. */
+  readonly collection: 'seed' | 'large';
+  readonly plan: (size: number, random: () => number) => LoadPlan;
+}
+
+/** Which of the three marketplace sizes (`--shop-sizes`) a search case runs at. */
+export type ShopSize = 'small' | 'standard' | 'million';
+
+/** A search of the marketplace (CONTRACT.md section 7), run by every server of the marketplace family. */
+export interface SearchScenario extends ScenarioBase {
+  readonly family: 'marketplace';
+  readonly collection: ShopSize;
+  /**
+   * Seeded once per server and measured round after round in that process,
+   * like the scaling run, instead of a fresh process per round: a million
+   * POSTs take most of a minute.
+   */
+  readonly seedOnce: boolean;
+  /** The requests, given what this server was seeded with (the answers it must give). */
+  readonly plan: (shop: ShopContents, random: () => number) => LoadPlan;
+}
+
+export type Scenario = CatalogueScenario | SearchScenario;
 
 /** The ten products every server starts with. */
 export const SEED_SIZE = 10;
@@ -60,10 +88,11 @@ const createThenDelete: readonly Step[] = [
   },
 ];
 
-export const SCENARIOS: readonly Scenario[] = [
+const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
   {
     id: 'a',
     name: 'get-by-id',
+    family: 'catalogue',
     describe: () => 'GET /products/5',
     collection: 'seed',
     plan: () => ({ steps: [{ fixed: byId(5) }], kinds: { byId: KINDS.byId } }),
@@ -71,6 +100,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'b',
     name: 'list-10',
+    family: 'catalogue',
     describe: () => 'GET /products (10 items)',
     collection: 'seed',
     plan: (size) => ({ steps: [{ fixed: get('list', '/products') }], kinds: { list: listKind(size) } }),
@@ -78,6 +108,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'c',
     name: 'list-large',
+    family: 'catalogue',
     describe: (size) => `GET /products (${size.toLocaleString('en')} items)`,
     collection: 'large',
     plan: (size) => ({ steps: [{ fixed: get('list', '/products') }], kinds: { list: listKind(size) } }),
@@ -85,6 +116,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'd',
     name: 'get-by-id-large',
+    family: 'catalogue',
     describe: (size) => `GET /products/${size - 1} (of ${size.toLocaleString('en')})`,
     collection: 'large',
     plan: (size) => ({ steps: [{ fixed: byId(size - 1) }], kinds: { byId: KINDS.byId } }),
@@ -92,6 +124,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'e',
     name: 'post-delete',
+    family: 'catalogue',
     describe: () => 'POST /products then DELETE it',
     collection: 'seed',
     plan: () => ({ steps: createThenDelete, kinds: { create: KINDS.create, delete: KINDS.delete } }),
@@ -99,6 +132,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'f',
     name: 'put',
+    family: 'catalogue',
     describe: () => 'PUT /products/3',
     collection: 'seed',
     plan: () => ({ steps: [{ fixed: replace(3) }], kinds: { replace: KINDS.replace } }),
@@ -106,6 +140,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'g',
     name: 'mix',
+    family: 'catalogue',
     describe: (size) => `mix at ${size.toLocaleString('en')}: 90% GET random id, 5% list, 5% PUT random id`,
     collection: 'large',
     focus: 'byId',
@@ -124,6 +159,8 @@ export const SCENARIOS: readonly Scenario[] = [
     }),
   },
 ];
+
+export const SCENARIOS: readonly Scenario[] = [...CATALOGUE_SCENARIOS, ...SEARCH_SCENARIOS];
 
 /** The scaling run's cases (the service only), at each collection size. */
 export interface ScalingCase {

@@ -17,11 +17,11 @@ export interface SeedReport {
   readonly seconds: number;
 }
 
-const CONNECTIONS = 100;
+export const CONNECTIONS = 100;
 /** Pipelining pays only for big fills: it roughly halves the time of a million POSTs. */
-const PIPELINING = 10;
-const PIPELINE_ABOVE = 20_000;
-const MAX_ROUNDS = 5;
+export const PIPELINING = 10;
+export const PIPELINE_ABOVE = 20_000;
+export const MAX_ROUNDS = 5;
 
 async function productExists(url: string, credentials: Headers, id: number): Promise<boolean> {
   const response = await fetch(`${url}/products/${id}`, { headers: credentials, signal: AbortSignal.timeout(10_000) });
@@ -46,7 +46,7 @@ export async function countProducts(url: string, credentials: Headers, limit: nu
 }
 
 /** The count once it stops moving: pipelined POSTs cut off at the end may still land. */
-async function settledCount(url: string, credentials: Headers, limit: number): Promise<number> {
+export async function settledCount(url: string, credentials: Headers, limit: number): Promise<number> {
   let previous = await countProducts(url, credentials, limit);
   for (let attempt = 0; attempt < 50; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 100));

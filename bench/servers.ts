@@ -6,6 +6,7 @@
  * every scenario.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { serverCommand, type Placement } from './pinning.js';
@@ -16,11 +17,15 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export type Headers = Readonly<Record<string, string>>;
 
+/** Which routes a server answers, so which scenarios it runs: the catalogue's (a–g) or the marketplace's search (h, j...). */
+export type Family = 'catalogue' | 'marketplace';
+
 export interface ServerDefinition {
   /** The name in every table: `catalogue`, `fastify`... */
   readonly name: string;
   /** Targets are judged for the service's rows; the peers are the yardstick. */
   readonly role: 'service' | 'peer';
+  readonly family: Family;
   /** Node arguments, relative to the repository root. */
   readonly args: readonly string[];
   readonly env: Headers;
@@ -28,6 +33,11 @@ export interface ServerDefinition {
   readonly ready: RegExp;
   /** Headers every request must carry, worked out once the server is up (a Bearer token). */
   readonly credentials?: (url: string) => Promise<Headers>;
+  /**
+   * Headers a product write needs (an administrator's x-api-key): only the
+   * seeding sends them, the measured requests are an anonymous shopper's.
+   */
+  readonly adminHeaders?: Headers;
   /** The command-line flag that adds this server to the run; without one it always runs. */
   readonly flag?: string;
 }
@@ -56,27 +66,63 @@ async function bearerLogin(url: string): Promise<Headers> {
   return { authorization: `Bearer ${body.token}` };
 }
 
+/**
+ * The administrators' key of the marketplace servers, new for every run (a
+ * fixed one would be a credential in the repository): both take it in
+ * API_KEYS, and the seeding sends it.
+ */
+const ADMIN_KEY = randomBytes(18).toString('base64url');
+const ADMIN_KEYS = { API_KEYS: `bench=${ADMIN_KEY}` } as const;
+const ADMIN_HEADERS: Headers = { 'x-api-key': ADMIN_KEY };
+
 export const SERVERS: readonly ServerDefinition[] = [
-  { name: 'catalogue', role: 'service', args: ['dist/main.js', '--port', '0'], env: QUIET, ready: LISTENING },
+  { name: 'catalogue', role: 'service', family: 'catalogue', args: ['dist/main.js', '--port', '0'], env: QUIET, ready: LISTENING },
   {
     // The same service with a Bearer rule on the by-id route: the verifier's
     // cost per request shows up in scenarios a, d and g. Needs /login, so it
     // only runs when asked for.
     name: 'catalogue+bearer',
     role: 'service',
+    family: 'catalogue',
     args: ['dist/main.js', '--port', '0'],
     env: { ...QUIET, PROTECT: 'GET /products/:id=bearer', AUTH_USERS: `${BENCH_USER.username}:${BENCH_USER.password}` },
     ready: LISTENING,
     credentials: bearerLogin,
     flag: '--with-bearer',
   },
-  { name: 'fastify', role: 'peer', args: ['bench/peers/fastify.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
-  { name: 'express', role: 'peer', args: ['bench/peers/express.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
-  { name: 'raw-node', role: 'peer', args: ['bench/peers/raw-node.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
+  { name: 'fastify', role: 'peer', family: 'catalogue', args: ['bench/peers/fastify.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
+  { name: 'express', role: 'peer', family: 'catalogue', args: ['bench/peers/express.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
+  { name: 'raw-node', role: 'peer', family: 'catalogue', args: ['bench/peers/raw-node.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
+  // The marketplace's search (CONTRACT.md section 7). Flagged until the
+  // service's marketplace routes are merged: without them the service's rows
+  // can only fail (its probe, GET /categories, answers 404). Once they are,
+  // drop both flags and the smoke runs these too.
+  {
+    name: 'catalogue-marketplace',
+    role: 'service',
+    family: 'marketplace',
+    args: ['dist/main.js', '--port', '0'],
+    env: { ...QUIET, MARKETPLACE: '1', ...ADMIN_KEYS },
+    ready: LISTENING,
+    adminHeaders: ADMIN_HEADERS,
+    flag: '--marketplace',
+  },
+  {
+    name: 'fastify-marketplace',
+    role: 'peer',
+    family: 'marketplace',
+    args: ['bench/peers/fastify-marketplace.js'],
+    env: { ...QUIET, PORT: '0', ...ADMIN_KEYS },
+    ready: LISTENING,
+    adminHeaders: ADMIN_HEADERS,
+    flag: '--marketplace',
+  },
 ];
 
 /** The name ratios are taken against, and the targets judged by. */
 export const BASELINE = 'fastify';
+/** The marketplace scenarios' baseline: Fastify filtering, sorting and slicing an array. */
+export const MARKETPLACE_BASELINE = 'fastify-marketplace';
 /** Bare node:http, no framework: the ceiling the service's ratios are also shown against. */
 export const CEILING = 'raw-node';
 
