@@ -7,7 +7,7 @@ import type { ShopSize } from './scenarios.js';
 export interface BenchOptions {
   /** A few hundred requests per case, small collections, nothing written. */
   readonly smoke: boolean;
-  /** Flags that add optional servers (`--with-bearer`, `--marketplace`). */
+  /** Flags that add optional servers (`--with-bearer`). */
   readonly serverFlags: ReadonlySet<string>;
   /** No taskset: every server may use every core, beside the load generator. */
   readonly unpinned: boolean;
@@ -43,7 +43,6 @@ export class OptionError extends Error {
 export const USAGE = `usage: npm run bench -- [options]
   --smoke               a few seconds in all: 200 requests per case, small collections, RESULTS.md untouched
   --with-bearer         add catalogue+bearer (PROTECT="GET /products/:id=bearer", token from POST /login)
-  --marketplace         add catalogue-marketplace (MARKETPLACE=1) and fastify-marketplace, so the search scenarios h, h10k, h1M and j
   --unpinned            no taskset: servers may use every core (a worker beside its front), the load generator too; RESULTS.md untouched
   --duration SECONDS    measured seconds per round (default 5; smoke: --requests instead)
   --requests N          measure N requests per round instead of a timed window (default none; smoke 200)
@@ -108,7 +107,7 @@ export interface KnownNames {
   readonly serverFlags: ReadonlyMap<string, string>;
 }
 
-const SERVER_FLAGS = ['--with-bearer', '--marketplace'];
+const SERVER_FLAGS = ['--with-bearer'];
 
 function shopSizes(raw: string): Record<ShopSize, number> {
   const sizes = list('--shop-sizes', raw).map((item) => positiveNumber('--shop-sizes', item, { integer: true, min: 11 }));

@@ -242,12 +242,11 @@ async function main(args: readonly string[], options: BenchOptions, placement: P
   const loadAverageStart = os.loadavg();
   const started = performance.now();
   const servers = selectServers(options.serverFlags, options.servers);
-  // A scenario runs when a server of the run answers its routes: the
-  // marketplace's only with --marketplace, while its servers are flagged.
+  // A scenario runs when a server of the run answers its routes (--servers may leave a family out).
   const scenarios = SCENARIOS.filter((scenario) => (options.scenarios === undefined || options.scenarios.includes(scenario.id)) && serversFor(scenario, servers).length > 0);
   for (const id of options.scenarios ?? []) {
     if (!scenarios.some((scenario) => scenario.id === id)) {
-      progress(`bench: --scenarios ${id}: no server of this run answers its routes (the marketplace's need --marketplace)`);
+      progress(`bench: --scenarios ${id}: no server of this run answers its routes`);
       return 2;
     }
   }

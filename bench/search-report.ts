@@ -167,7 +167,7 @@ function searchVerdicts(record: RunRecord, service: string): (Verdict | string)[
 export function searchTargetsSection(record: RunRecord): string {
   const lines = ['## Targets (Marketplace part 1)', ''];
   if (searchScenarios(record).length === 0) {
-    lines.push(verdictLine({ met: undefined, text: 'the search targets: not run (`npm run bench -- --marketplace`; the default once the service serves the marketplace)' }), '');
+    lines.push(verdictLine({ met: undefined, text: 'the search targets: not run (a run without the marketplace scenarios or servers)' }), '');
     return lines.join('\n');
   }
   if (record.options.smoke) lines.push('_Smoke run: the sizes are small and a few hundred requests too few to judge; these lines only show that the evaluation works._', '');

@@ -93,10 +93,7 @@ export const SERVERS: readonly ServerDefinition[] = [
   { name: 'fastify', role: 'peer', family: 'catalogue', args: ['bench/peers/fastify.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
   { name: 'express', role: 'peer', family: 'catalogue', args: ['bench/peers/express.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
   { name: 'raw-node', role: 'peer', family: 'catalogue', args: ['bench/peers/raw-node.js'], env: { ...QUIET, PORT: '0' }, ready: LISTENING },
-  // The marketplace's search (CONTRACT.md section 7). Flagged until the
-  // service's marketplace routes are merged: without them the service's rows
-  // can only fail (its probe, GET /categories, answers 404). Once they are,
-  // drop both flags and the smoke runs these too.
+  // The marketplace's search (CONTRACT.md section 7): h, h10k, h1M and j.
   {
     name: 'catalogue-marketplace',
     role: 'service',
@@ -105,7 +102,6 @@ export const SERVERS: readonly ServerDefinition[] = [
     env: { ...QUIET, MARKETPLACE: '1', ...ADMIN_KEYS },
     ready: LISTENING,
     adminHeaders: ADMIN_HEADERS,
-    flag: '--marketplace',
   },
   {
     name: 'fastify-marketplace',
@@ -115,7 +111,6 @@ export const SERVERS: readonly ServerDefinition[] = [
     env: { ...QUIET, PORT: '0', ...ADMIN_KEYS },
     ready: LISTENING,
     adminHeaders: ADMIN_HEADERS,
-    flag: '--marketplace',
   },
 ];
 

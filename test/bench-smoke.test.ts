@@ -31,10 +31,7 @@ test('npm run bench -- --smoke runs every scenario against every server and exit
 
   t.is(code, 0, `bench --smoke failed:\n${stderr.slice(-4_000)}`);
   const rows = stdout.split('\n').filter((line) => line.startsWith('| '));
-  // Each scenario runs on the servers that answer its routes; the
-  // marketplace's servers are flagged (--marketplace) until the service's
-  // marketplace routes are merged, so their search rows are checked once
-  // they run by default.
+  // Each scenario runs on the servers that answer its routes (its family).
   for (const scenario of SCENARIOS) {
     for (const server of selectServers(new Set(), undefined).filter((candidate) => candidate.family === scenario.family)) {
       const row = rows.find((line) => line.startsWith(`| ${scenario.id} ${scenario.name}: `) && line.includes(` | ${server.name} | `));
