@@ -6,7 +6,7 @@ import type { StoreCommand } from '../workers/store-protocol.js';
 import { mergeErrorTables, transportErrors } from './http/http-errors.js';
 import { createReplyWriter } from './http/response-writer.js';
 import type { DrainState } from './http/drain.js';
-import { createRouteRunner } from './http/route-runner.js';
+import { createRouteRunner, type ListingRequest } from './http/route-runner.js';
 import { createRouter } from './http/router.js';
 import { storeReplyToHttp } from './store/store-replies.js';
 import type { Identity } from './auth/identity.js';
@@ -16,6 +16,8 @@ import { authRoutes } from './auth/auth-routes.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { HashGate } from './auth/hash-gate.js';
 import { PasswordCheck } from './auth/password-check.js';
+import { firstOf, type AccountDirectory } from './auth/accounts.js';
+import { scryptDecoy, type StoredPassword } from './auth/passwords.js';
 import { VerifiedCredentials } from './auth/verified-credentials.js';
 import { protectRoutes } from './auth/protect-routes.js';
 import { createTokenService } from './auth/tokens.js';
@@ -26,6 +28,10 @@ import { CATALOG_ERRORS } from './products/catalog-errors.js';
 import { catalogRoutes } from './products/catalog-routes.js';
 import { PRODUKTE_ERRORS } from './produkte/produkte-errors.js';
 import { produkteRoutes } from './produkte/produkte-routes.js';
+import { USER_ERRORS } from './users/user-errors.js';
+import { userRoutes } from './users/user-routes.js';
+import { customerDirectory } from './users/customer-directory.js';
+import { RegisterThrottle } from './users/register-throttle.js';
 
 export interface AppParts {
   readonly config: ServiceConfig;
@@ -36,7 +42,7 @@ export interface AppParts {
 
 /** Every domain's error table; a code declared twice stops start-up. */
 export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
-  return mergeErrorTables([transportErrors(config.strict ? 400 : 200), AUTH_ERRORS, PRODUCT_ERRORS, CATALOG_ERRORS, PRODUKTE_ERRORS]);
+  return mergeErrorTables([transportErrors(config.strict ? 400 : 200), AUTH_ERRORS, PRODUCT_ERRORS, CATALOG_ERRORS, PRODUKTE_ERRORS, USER_ERRORS]);
 }
 
 /**
@@ -48,19 +54,19 @@ export function createApp({ config, store, log, drain }: AppParts): RequestListe
   const auth = loadAuthConfig(config.auth, { marketplace: config.marketplace });
   const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds, { roles: config.marketplace });
   const gate = new HashGate({ concurrency: auth.hashConcurrency, queueLimit: auth.hashQueueLimit });
-  const verified = new VerifiedCredentials();
-  const passwordCheck = () =>
-    new PasswordCheck({ accounts: auth.users, decoy: auth.users.decoy, throttle: new LoginThrottle({ maxFailures: auth.loginMaxFailures }), gate, verified });
+  // Each check remembers what it verified itself: /login knows customers, Basic does not, so a
+  // customer's recent /login must not let their password pass a Basic guard (as an administrator).
+  const passwordCheck = (accounts: AccountDirectory = auth.users, decoy: StoredPassword = auth.users.decoy) =>
+    new PasswordCheck({ accounts, decoy, throttle: new LoginThrottle({ maxFailures: auth.loginMaxFailures }), gate, verified: new VerifiedCredentials() });
+  const dispatch = async (command: StoreCommand, status: 200 | 201 | 204, listing?: ListingRequest) => storeReplyToHttp(await store.send(command), status, log, listing);
+  // In the shop, /login knows customers too; an unknown email costs an scrypt hash like a known one.
+  const loginPasswords = config.marketplace ? passwordCheck(firstOf(auth.users, customerDirectory(store)), scryptDecoy()) : passwordCheck();
+  const registration = { gate, throttle: new RegisterThrottle({ maxPerHour: config.auth.registerMaxPerHour }), accountNames: auth.users, dispatch };
   // Off, the service is sections 1 to 6 exactly; on, section 7's routes join and /products is the shop's.
-  const marketplace = config.marketplace ? [...catalogRoutes] : [...productRoutes];
-  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: passwordCheck(), tokens }), ...healthRoutes];
+  const marketplace = config.marketplace ? [...catalogRoutes, ...userRoutes(registration)] : [...productRoutes];
+  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: loginPasswords, tokens }), ...healthRoutes];
 
   const write = createReplyWriter(serviceErrors(config), drain);
-  const run = createRouteRunner<Identity, StoreCommand>({
-    bodyLimit: config.bodyLimit,
-    dispatch: async (command, status, listing) => storeReplyToHttp(await store.send(command), status, log, listing),
-    write,
-    log,
-  });
+  const run = createRouteRunner<Identity, StoreCommand>({ bodyLimit: config.bodyLimit, dispatch, write, log });
   return createRouter({ routes: protectRoutes<StoreCommand>(routes, auth, { tokens, passwords: passwordCheck() }), basePath: config.basePath, run, write });
 }

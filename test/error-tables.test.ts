@@ -10,6 +10,7 @@ import { PRODUCT_STORE_ERRORS } from '../workers/products/product-protocol.js';
 import { PRODUKTE_STORE_ERRORS } from '../workers/produkte/produkte-protocol.js';
 import { productRoutes } from '../src/products/product-routes.js';
 import { produkteRoutes } from '../src/produkte/produkte-routes.js';
+import { USER_STORE_ERRORS } from '../workers/users/user-protocol.js';
 
 test('a code declared by two tables is refused, naming the code', (t) => {
   t.throws(() => mergeErrorTables([{ SAME: { status: 400, message: 'a' } }, { SAME: { status: 404, message: 'b' } }]), { message: /SAME is declared twice/ });
@@ -27,7 +28,7 @@ test('the body-parse error is the seed quirk (200) by default and 400 in strict 
 
 test('every error code a store protocol declares has an HTTP entry', (t) => {
   const table = serviceErrors({ strict: false });
-  for (const code of [...PRODUCT_STORE_ERRORS, ...PRODUKTE_STORE_ERRORS]) t.truthy(table[code], code);
+  for (const code of [...PRODUCT_STORE_ERRORS, ...PRODUKTE_STORE_ERRORS, ...USER_STORE_ERRORS]) t.truthy(table[code], code);
 });
 
 test("every not-found code a route declares for its ids has an HTTP entry, and it is a 404", (t) => {

@@ -9,6 +9,8 @@ import { produkteCommands } from './produkte/produkte-commands.js';
 import { CatalogStore } from './products/catalog-store.js';
 import { SEED_CATALOG } from './products/seed-catalog.js';
 import { catalogCommands } from './products/catalog-commands.js';
+import { UserStore } from './users/user-store.js';
+import { userCommands } from './users/user-commands.js';
 
 /** The handlers of one mode; a command of the other mode is unknown there. */
 type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
@@ -22,7 +24,11 @@ function catalogueMode(options: StoreWorkerData): ModeHandlers {
 function marketplaceMode(): ModeHandlers {
   const events = new StoreEvents();
   const catalog = new CatalogStore(events, SEED_CATALOG);
-  return { ...catalogCommands(catalog) };
+  const users = new UserStore();
+  return {
+    ...catalogCommands(catalog),
+    ...userCommands(users),
+  };
 }
 
 /**

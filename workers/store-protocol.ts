@@ -12,12 +12,13 @@
 import type { ProductCommand } from './products/product-protocol.js';
 import type { ProdukteCommand } from './produkte/produkte-protocol.js';
 import type { CatalogCommand } from './products/catalog-protocol.js';
+import type { CustomerAccount, UserCommand } from './users/user-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 2;
+export const STORE_PROTOCOL_VERSION = 3;
 
 /** Every command the store runs: one union member per domain. */
-export type StoreCommand = ProductCommand | ProdukteCommand | CatalogCommand;
+export type StoreCommand = ProductCommand | ProdukteCommand | CatalogCommand | UserCommand;
 
 export type StoreCommandKind = StoreCommand['kind'];
 
@@ -45,6 +46,8 @@ export type StoreResult =
    * commands answer); `message`, when present, replaces the table's wording.
    */
   | { readonly kind: 'refused'; readonly code: string; readonly message?: string }
+  /** A customer's login details (users.account): for the front's password check only, never an HTTP body. */
+  | { readonly kind: 'account'; readonly account: CustomerAccount }
   /** The command threw inside the worker; the store is unchanged by it. */
   | { readonly kind: 'failed'; readonly reason: string };
 

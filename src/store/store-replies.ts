@@ -20,6 +20,10 @@ export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 2
       return reply.message === undefined ? errorReply(reply.code) : errorReply(reply.code, { message: reply.message });
     case 'busy':
       return STORE_BUSY;
+    case 'account':
+      // A login lookup answers the front's password check, never a route: logged without its contents.
+      log.error('store answered account details to an HTTP route');
+      return INTERNAL;
     case 'failed':
       log.error('store command failed', { reason: reply.reason });
       return INTERNAL;
