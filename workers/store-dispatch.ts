@@ -11,6 +11,8 @@ import { SEED_CATALOG } from './products/seed-catalog.js';
 import { catalogCommands } from './products/catalog-commands.js';
 import { UserStore } from './users/user-store.js';
 import { userCommands } from './users/user-commands.js';
+import { AddressBook } from './addresses/address-book.js';
+import { addressCommands } from './addresses/address-commands.js';
 
 /** The handlers of one mode; a command of the other mode is unknown there. */
 type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
@@ -28,6 +30,7 @@ function marketplaceMode(): ModeHandlers {
   return {
     ...catalogCommands(catalog),
     ...userCommands(users),
+    ...addressCommands(new AddressBook(), users),
   };
 }
 

@@ -13,12 +13,13 @@ import type { ProductCommand } from './products/product-protocol.js';
 import type { ProdukteCommand } from './produkte/produkte-protocol.js';
 import type { CatalogCommand } from './products/catalog-protocol.js';
 import type { CustomerAccount, UserCommand } from './users/user-protocol.js';
+import type { AddressCommand } from './addresses/address-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
 export const STORE_PROTOCOL_VERSION = 3;
 
 /** Every command the store runs: one union member per domain. */
-export type StoreCommand = ProductCommand | ProdukteCommand | CatalogCommand | UserCommand;
+export type StoreCommand = ProductCommand | ProdukteCommand | CatalogCommand | UserCommand | AddressCommand;
 
 export type StoreCommandKind = StoreCommand['kind'];
 
