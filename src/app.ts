@@ -34,6 +34,8 @@ import { customerDirectory } from './users/customer-directory.js';
 import { RegisterThrottle } from './users/register-throttle.js';
 import { ADDRESS_ERRORS } from './addresses/address-errors.js';
 import { addressRoutes } from './addresses/address-routes.js';
+import { WISHLIST_ERRORS } from './wishlist/wishlist-errors.js';
+import { wishlistRoutes } from './wishlist/wishlist-routes.js';
 
 export interface AppParts {
   readonly config: ServiceConfig;
@@ -44,7 +46,7 @@ export interface AppParts {
 
 /** Every domain's error table; a code declared twice stops start-up. */
 export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
-  return mergeErrorTables([transportErrors(config.strict ? 400 : 200), AUTH_ERRORS, PRODUCT_ERRORS, CATALOG_ERRORS, PRODUKTE_ERRORS, USER_ERRORS, ADDRESS_ERRORS]);
+  return mergeErrorTables([transportErrors(config.strict ? 400 : 200), AUTH_ERRORS, PRODUCT_ERRORS, CATALOG_ERRORS, PRODUKTE_ERRORS, USER_ERRORS, ADDRESS_ERRORS, WISHLIST_ERRORS]);
 }
 
 /**
@@ -65,7 +67,7 @@ export function createApp({ config, store, log, drain }: AppParts): RequestListe
   const loginPasswords = config.marketplace ? passwordCheck(firstOf(auth.users, customerDirectory(store)), scryptDecoy()) : passwordCheck();
   const registration = { gate, throttle: new RegisterThrottle({ maxPerHour: config.auth.registerMaxPerHour }), accountNames: auth.users, dispatch };
   // Off, the service is sections 1 to 6 exactly; on, section 7's routes join and /products is the shop's.
-  const marketplace = config.marketplace ? [...catalogRoutes, ...userRoutes(registration), ...addressRoutes] : [...productRoutes];
+  const marketplace = config.marketplace ? [...catalogRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes] : [...productRoutes];
   const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: loginPasswords, tokens }), ...healthRoutes];
 
   const write = createReplyWriter(serviceErrors(config), drain);

@@ -13,6 +13,8 @@ import { UserStore } from './users/user-store.js';
 import { userCommands } from './users/user-commands.js';
 import { AddressBook } from './addresses/address-book.js';
 import { addressCommands } from './addresses/address-commands.js';
+import { WishLists } from './wishlists/wish-lists.js';
+import { wishlistCommands } from './wishlists/wishlist-commands.js';
 
 /** The handlers of one mode; a command of the other mode is unknown there. */
 type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
@@ -31,6 +33,7 @@ function marketplaceMode(): ModeHandlers {
     ...catalogCommands(catalog),
     ...userCommands(users),
     ...addressCommands(new AddressBook(), users),
+    ...wishlistCommands(new WishLists(events), users, catalog),
   };
 }
 
