@@ -11,7 +11,7 @@ import { createCors } from './http/cors.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
 import type { DrainState } from './http/drain.js';
-import { createRouteRunner } from './http/route-runner.js';
+import { createRouteRunner, type ListingRequest } from './http/route-runner.js';
 import { createRouter } from './http/router.js';
 import { storeReplyToHttp } from './store/store-replies.js';
 import type { Identity } from './auth/identity.js';
@@ -21,6 +21,8 @@ import { authRoutes } from './auth/auth-routes.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { HashGate } from './auth/hash-gate.js';
 import { PasswordCheck } from './auth/password-check.js';
+import { firstOf, type AccountDirectory } from './auth/accounts.js';
+import { scryptDecoy, type StoredPassword } from './auth/passwords.js';
 import { VerifiedCredentials } from './auth/verified-credentials.js';
 import { protectRoutes } from './auth/protect-routes.js';
 import { createTokenService } from './auth/tokens.js';
@@ -33,6 +35,14 @@ import { REVIEW_ERRORS } from './reviews/review-errors.js';
 import { reviewRoutes } from './reviews/review-routes.js';
 import { PRODUKTE_ERRORS } from './produkte/produkte-errors.js';
 import { produkteRoutes } from './produkte/produkte-routes.js';
+import { USER_ERRORS } from './users/user-errors.js';
+import { userRoutes } from './users/user-routes.js';
+import { customerDirectory } from './users/customer-directory.js';
+import { RegisterThrottle } from './users/register-throttle.js';
+import { ADDRESS_ERRORS } from './addresses/address-errors.js';
+import { addressRoutes } from './addresses/address-routes.js';
+import { WISHLIST_ERRORS } from './wishlist/wishlist-errors.js';
+import { wishlistRoutes } from './wishlist/wishlist-routes.js';
 
 export interface AppParts {
   readonly config: ServiceConfig;
@@ -45,7 +55,17 @@ export interface AppParts {
 
 /** Every domain's error table; a code declared twice stops start-up. */
 export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
-  return mergeErrorTables([transportErrors(config.strict ? 400 : 200), AUTH_ERRORS, PRODUCT_ERRORS, CATALOG_ERRORS, REVIEW_ERRORS, PRODUKTE_ERRORS]);
+  return mergeErrorTables([
+    transportErrors(config.strict ? 400 : 200),
+    AUTH_ERRORS,
+    PRODUCT_ERRORS,
+    CATALOG_ERRORS,
+    REVIEW_ERRORS,
+    PRODUKTE_ERRORS,
+    USER_ERRORS,
+    ADDRESS_ERRORS,
+    WISHLIST_ERRORS,
+  ]);
 }
 
 /**
@@ -57,25 +77,25 @@ export function createApp({ config, store, log, drain, metrics }: AppParts): Req
   const auth = loadAuthConfig(config.auth, { marketplace: config.marketplace });
   const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds, { roles: config.marketplace });
   const gate = new HashGate({ concurrency: auth.hashConcurrency, queueLimit: auth.hashQueueLimit });
-  const verified = new VerifiedCredentials();
-  const passwordCheck = () =>
-    new PasswordCheck({ accounts: auth.users, decoy: auth.users.decoy, throttle: new LoginThrottle({ maxFailures: auth.loginMaxFailures }), gate, verified });
+  // Each check remembers what it verified itself: /login knows customers, Basic does not, so a
+  // customer's recent /login must not let their password pass a Basic guard (as an administrator).
+  const passwordCheck = (accounts: AccountDirectory = auth.users, decoy: StoredPassword = auth.users.decoy) =>
+    new PasswordCheck({ accounts, decoy, throttle: new LoginThrottle({ maxFailures: auth.loginMaxFailures }), gate, verified: new VerifiedCredentials() });
+  const dispatch = async (command: StoreCommand, status: 200 | 201 | 204, listing?: ListingRequest) => storeReplyToHttp(await store.send(command), status, log, listing);
+  // In the shop, /login knows customers too; an unknown email costs an scrypt hash like a known one.
+  const loginPasswords = config.marketplace ? passwordCheck(firstOf(auth.users, customerDirectory(store)), scryptDecoy()) : passwordCheck();
+  const registration = { gate, throttle: new RegisterThrottle({ maxPerHour: config.auth.registerMaxPerHour }), accountNames: auth.users, dispatch };
   // Off, the service is sections 1 to 6 exactly; on, section 7's routes join and /products is the shop's.
-  const marketplace = config.marketplace ? [...catalogRoutes, ...reviewRoutes] : [...productRoutes];
+  const marketplace = config.marketplace ? [...catalogRoutes, ...reviewRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes] : [...productRoutes];
   const observability = metrics === undefined ? [] : metricsRoutes(metrics.registry);
-  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: passwordCheck(), tokens }), ...healthRoutes, ...observability];
+  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: loginPasswords, tokens }), ...healthRoutes, ...observability];
 
   const hooks = [metrics?.answered, config.accessLog ? accessLog(log) : undefined].filter((hook) => hook !== undefined);
   const answered: AnsweredHook | undefined = hooks.length === 0 ? undefined : hooks.length === 1 ? hooks[0] : (exchange, status) => {
     for (const hook of hooks) hook(exchange, status);
   };
   const write = createReplyWriter({ errors: serviceErrors(config), drain, ...(answered === undefined ? {} : { answered }) });
-  const run = createRouteRunner<Identity, StoreCommand>({
-    bodyLimit: config.bodyLimit,
-    dispatch: async (command, status, listing) => storeReplyToHttp(await store.send(command), status, log, listing),
-    write,
-    log,
-  });
+  const run = createRouteRunner<Identity, StoreCommand>({ bodyLimit: config.bodyLimit, dispatch, write, log });
   const cors = config.corsOrigins === undefined ? undefined : createCors(config.corsOrigins);
   return createRouter({ routes: protectRoutes<StoreCommand>(routes, auth, { tokens, passwords: passwordCheck() }), basePath: config.basePath, run, write, ...(cors === undefined ? {} : { cors }) });
 }

@@ -11,6 +11,12 @@ import { SEED_CATALOG } from './products/seed-catalog.js';
 import { catalogCommands } from './products/catalog-commands.js';
 import { ReviewStore } from './reviews/review-store.js';
 import { reviewCommands } from './reviews/review-commands.js';
+import { UserStore } from './users/user-store.js';
+import { userCommands } from './users/user-commands.js';
+import { AddressBook } from './addresses/address-book.js';
+import { addressCommands } from './addresses/address-commands.js';
+import { WishLists } from './wishlists/wish-lists.js';
+import { wishlistCommands } from './wishlists/wishlist-commands.js';
 
 /** The handlers of one mode; a command of the other mode is unknown there. */
 type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
@@ -25,7 +31,14 @@ function marketplaceMode(): ModeHandlers {
   const events = new StoreEvents();
   const catalog = new CatalogStore(events, SEED_CATALOG);
   const reviews = new ReviewStore(catalog, events, Date.now);
-  return { ...catalogCommands(catalog, reviews), ...reviewCommands(reviews, catalog) };
+  const users = new UserStore();
+  return {
+    ...catalogCommands(catalog, reviews),
+    ...reviewCommands(reviews, catalog),
+    ...userCommands(users),
+    ...addressCommands(new AddressBook(), users),
+    ...wishlistCommands(new WishLists(events), users, catalog),
+  };
 }
 
 /**

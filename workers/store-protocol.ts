@@ -13,12 +13,15 @@ import type { ProductCommand } from './products/product-protocol.js';
 import type { ProdukteCommand } from './produkte/produkte-protocol.js';
 import type { CatalogCommand } from './products/catalog-protocol.js';
 import type { ReviewCommand } from './reviews/review-protocol.js';
+import type { CustomerAccount, UserCommand } from './users/user-protocol.js';
+import type { AddressCommand } from './addresses/address-protocol.js';
+import type { WishlistCommand } from './wishlists/wishlist-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 2;
+export const STORE_PROTOCOL_VERSION = 3;
 
 /** Every command the store runs: one union member per domain. */
-export type StoreCommand = ProductCommand | ProdukteCommand | CatalogCommand | ReviewCommand;
+export type StoreCommand = ProductCommand | ProdukteCommand | CatalogCommand | ReviewCommand | UserCommand | AddressCommand | WishlistCommand;
 
 export type StoreCommandKind = StoreCommand['kind'];
 
@@ -36,8 +39,12 @@ export interface StoreBatch {
 export type StoreBody = string | readonly Uint8Array[];
 
 export type StoreResult =
-  /** The command succeeded and has a body to send; a list answered to a query also says how many matched in all. */
-  | { readonly kind: 'ok'; readonly body: StoreBody; readonly total?: number }
+  /**
+   * The command succeeded and has a body to send; a list answered to a query
+   * also says how many matched in all. `created`: an upsert (PUT) made a new
+   * item, answered 201 whatever the route's usual status.
+   */
+  | { readonly kind: 'ok'; readonly body: StoreBody; readonly total?: number; readonly created?: true }
   /** The command succeeded and has nothing to send (a delete; a probe that found its item). */
   | { readonly kind: 'empty' }
   /**
@@ -46,6 +53,8 @@ export type StoreResult =
    * commands answer); `message`, when present, replaces the table's wording.
    */
   | { readonly kind: 'refused'; readonly code: string; readonly message?: string }
+  /** A customer's login details (users.account): for the front's password check only, never an HTTP body. */
+  | { readonly kind: 'account'; readonly account: CustomerAccount }
   /** The command threw inside the worker; the store is unchanged by it. */
   | { readonly kind: 'failed'; readonly reason: string };
 

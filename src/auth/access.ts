@@ -1,7 +1,7 @@
 import { errorReply } from '../http/reply.js';
 import type { AccessOutcome, AccessRequest } from '../http/route.js';
 import { parseId } from '../http/path-ids.js';
-import type { Identity } from './identity.js';
+import type { Identity, ServiceRoute } from './identity.js';
 import type { AuthErrorCode } from './auth-errors.js';
 
 /**
@@ -42,4 +42,22 @@ export function customersOnly({ caller }: AccessRequest<Identity>): AccessOutcom
 /** Administrators only (all orders, fulfilment), whatever scheme guards the route. */
 export function adminsOnly({ caller }: AccessRequest<Identity>): AccessOutcome {
   return caller?.role === 'admin' ? GRANTED : refuse('ADMIN_REQUIRED');
+}
+
+/** What a per-user route declares: everything but its protection and access rule, which are fixed. */
+export type UserRouteDeclaration<Command, Body, Ids extends string, Query> = Omit<ServiceRoute<Command, Body, Ids | 'userId', Query>, 'protection' | 'authorize' | 'ids'> & {
+  readonly ids?: Readonly<Record<Ids, string>>;
+};
+
+/**
+ * Declares the routes under `/users/:userId/...` (addresses, wish lists,
+ * carts, orders): each needs a Bearer token whatever PROTECT says and runs
+ * `ownUser`, so no route can forget either, and its action reads the
+ * resolved id as `ids.userId`.
+ */
+export function userRoutesOf<Command>() {
+  return <Body = undefined, Ids extends string = never, Query = undefined>(route: UserRouteDeclaration<Command, Body, Ids, Query>): ServiceRoute<Command, unknown, string, unknown> => {
+    if (!route.path.startsWith('/users/:userId')) throw new Error(`${route.method} ${route.path} is not under /users/:userId`);
+    return { ...route, protection: 'bearer-always', authorize: ownUser };
+  };
 }

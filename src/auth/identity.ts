@@ -18,7 +18,8 @@ export type Customer = Extract<Identity, { role: 'customer' }>;
 /**
  * How PROTECT applies to a route. `open`: never protected (/login, /health).
  * `bearer-always`: a Bearer token is needed whatever PROTECT says (the
- * marketplace's per-user routes, which must know whose data they touch).
+ * marketplace's per-user routes, which must know whose data they touch); an
+ * administrator's `x-api-key` is accepted too.
  * Absent: as PROTECT and the built-in defaults say.
  */
 export type RouteProtection = 'open' | 'bearer-always';

@@ -17,14 +17,16 @@ export type PasswordCheckOutcome =
   | { readonly kind: 'rejected' }
   /** Too many failures for this username from this address: wait `retryAfterSeconds`. */
   | { readonly kind: 'throttled'; readonly retryAfterSeconds: number }
-  /** Too many hashes in progress: retry shortly. */
+  /** Too many hashes in progress, or the store's queue is full: retry shortly. */
   | { readonly kind: 'busy' };
 
 /**
  * One username-and-password check, as /login and Basic routes both make it:
  * the throttle, the length caps, the cache of recently verified credentials,
  * then the (gated) hash. /login and Basic each have their own, so their
- * failures are counted apart; the gate and the cache are shared.
+ * failures are counted apart; the gate is shared. The cache must belong to
+ * one check (one directory): shared, a customer verified by /login would
+ * pass a Basic guard, which knows only AUTH_USERS.
  */
 export interface PasswordCheckParts {
   readonly accounts: AccountDirectory;
@@ -44,7 +46,9 @@ export class PasswordCheck {
 
   async check(address: string, username: unknown, password: unknown): Promise<PasswordCheckOutcome> {
     const { throttle, verified } = this.#parts;
-    const name = typeof username === 'string' ? username : '';
+    // Counted lower-cased: customers' emails are compared lower-cased, so
+    // `Bob@x.io`, `BOB@x.io`... would otherwise each get their own failures.
+    const name = typeof username === 'string' ? username.toLowerCase() : '';
     const wait = throttle.retryAfterSeconds(address, name);
     if (wait > 0) return { kind: 'throttled', retryAfterSeconds: wait };
     if (typeof username !== 'string' || typeof password !== 'string' || username.length > MAX_USERNAME_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
@@ -56,13 +60,13 @@ export class PasswordCheck {
       const verdict = await this.#verify(username, password);
       if (verdict === 'busy') return { kind: 'busy' };
       if (verdict === undefined) {
-        throttle.recordFailure(address, username);
+        throttle.recordFailure(address, name);
         return { kind: 'rejected' };
       }
       subject = verdict;
       verified.remember(username, password, subject);
     }
-    throttle.recordSuccess(address, username);
+    throttle.recordSuccess(address, name);
     return { kind: 'accepted', subject };
   }
 
@@ -70,6 +74,7 @@ export class PasswordCheck {
   async #verify(username: string, password: string): Promise<TokenSubject | undefined | 'busy'> {
     const { accounts, decoy, gate } = this.#parts;
     const account = await accounts.find(username);
+    if (account === 'busy') return 'busy';
     const stored = account?.password ?? decoy;
     const matches = stored.kind === 'plain' ? await verifyPassword(stored, password) : await gate.run(() => verifyPassword(stored, password));
     if (matches === 'busy') return 'busy';

@@ -48,6 +48,16 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt.${DEFAULT_COST.log2N}.${DEFAULT_COST.r}.${DEFAULT_COST.p}.${salt.toString('base64url')}.${hash.toString('base64url')}`;
 }
 
+/**
+ * A stored password that no password matches, at the cost of hashPassword's
+ * hashes: checked for a username no one has, so that a miss costs a full
+ * scrypt hash like a wrong password (an unknown email takes as long as a
+ * known one).
+ */
+export function scryptDecoy(): StoredPassword {
+  return { kind: 'scrypt', ...DEFAULT_COST, salt: randomBytes(SALT_BYTES), hash: randomBytes(HASH_BYTES) };
+}
+
 /** Constant-time check of a candidate against a stored password. */
 export async function verifyPassword(stored: StoredPassword, candidate: string): Promise<boolean> {
   if (stored.kind === 'plain') return timingSafeEqual(stored.digest, sha256(candidate));

@@ -4,7 +4,7 @@ import type { AuthConfig } from './auth-config.js';
 import type { TokenService } from './tokens.js';
 import type { PasswordCheck } from './password-check.js';
 import type { Identity, ServiceRoute } from './identity.js';
-import { requireAdmin, requireApiKey, requireBasic, requireBearer } from './schemes.js';
+import { requireAdmin, requireApiKey, requireBasic, requireBearer, requireBearerOrApiKey } from './schemes.js';
 import { defaultRules, schemeFor, type AuthScheme } from './protection-rules.js';
 
 export interface Credentials {
@@ -40,8 +40,10 @@ export function protectRoutes<Command>(
     admin: requireAdmin(auth.apiKeys, credentials.tokens),
   };
   const defaults = defaultRules(auth.marketplace);
+  const personal = requireBearerOrApiKey(auth.apiKeys, credentials.tokens);
   return routes.map((definition) => {
-    const scheme = definition.protection === 'open' ? 'none' : definition.protection === 'bearer-always' ? 'bearer' : schemeFor(auth.rules, definition.method, definition.path, defaults);
+    if (definition.protection === 'bearer-always') return { definition, guard: personal };
+    const scheme = definition.protection === 'open' ? 'none' : schemeFor(auth.rules, definition.method, definition.path, defaults);
     return { definition, guard: scheme === 'none' ? undefined : guards[scheme] };
   });
 }

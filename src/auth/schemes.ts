@@ -80,3 +80,14 @@ export function requireAdmin(keys: ApiKeyRing, tokens: TokenService): Guard<Iden
     return refuse('ADMIN_REQUIRED');
   };
 }
+
+/**
+ * The per-user routes' guard (`bearer-always`), whatever PROTECT says: a
+ * Bearer token of any role (the access rule then judges whose data it may
+ * touch), or, for administrators, a request carrying `x-api-key`, judged as
+ * the apikey scheme as in the admin scheme. No credential: 401 with the
+ * Bearer challenge.
+ */
+export function requireBearerOrApiKey(keys: ApiKeyRing, tokens: TokenService): Guard<Identity> {
+  return (req) => (req.headers['x-api-key'] !== undefined ? apiKeyCaller(req, keys) : bearerCaller(req, tokens));
+}

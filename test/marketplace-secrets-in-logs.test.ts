@@ -1,0 +1,65 @@
+/**
+ * "A registration never returns or logs the password or its hash" (contract
+ * section 7), and customers' logins keep the rule of section 5: a real
+ * process at LOG_LEVEL=debug registers customers (valid, refused, throttled,
+ * a parse error), logs them in and out of the throttle, uses their tokens;
+ * afterwards nothing it wrote contains a password, a near miss or a token,
+ * and no answer repeats one.
+ */
+import test from 'ava';
+import { call, postJson, type ApiResponse } from './helpers/product-api.js';
+import { startService } from './helpers/service.js';
+import { bearerAuth, decodeToken, login } from './helpers/auth-api.js';
+import { SHOP_ENV } from './helpers/people-api.js';
+
+const PASSWORD = 'Customer-Log-Pass-7g8h';
+const OTHER_PASSWORD = 'Second-Log-Pass-9i0j';
+const WRONG_PASSWORD = 'Customer-Log-Pass-7g8i';
+
+test("at LOG_LEVEL=debug, customers' passwords, near misses and tokens reach neither the output nor any answer", async (t) => {
+  const service = await startService({ env: { ...SHOP_ENV, LOG_LEVEL: 'debug', LOGIN_MAX_FAILURES: '2', REGISTER_MAX_PER_HOUR: '3' } });
+  t.teardown(() => service.stop());
+  const answers: ApiResponse[] = [];
+  const answer = async (pending: Promise<ApiResponse>, status: number, label: string): Promise<ApiResponse> => {
+    const response = await pending;
+    t.is(response.status, status, `${label}: ${response.text}`);
+    answers.push(response);
+    return response;
+  };
+  const registerBody = (email: string, password: string) => ({ email, password, name: 'Logged Customer' });
+
+  await answer(postJson(service, '/users/register', registerBody('one@log.example', PASSWORD)), 201, 'register');
+  await answer(postJson(service, '/users/register', registerBody('two@log.example', OTHER_PASSWORD)), 201, 'register another');
+  await answer(postJson(service, '/users/register', registerBody('ONE@log.example', WRONG_PASSWORD)), 409, 'register taken');
+  await answer(postJson(service, '/users/register', { ...registerBody('three@log.example', WRONG_PASSWORD), name: '' }), 400, 'register invalid');
+  await answer(call(service, 'POST', '/users/register', { raw: `{"email":"x@log.example","password":"${WRONG_PASSWORD}",` }), 400, 'register unparsable');
+  await answer(postJson(service, '/users/register', registerBody('four@log.example', WRONG_PASSWORD)), 429, 'register throttled');
+
+  const token = await login(service, 'One@Log.Example', PASSWORD);
+  const otherToken = await login(service, 'two@log.example', OTHER_PASSWORD);
+  await answer(postJson(service, '/login', { username: 'one@log.example', password: WRONG_PASSWORD }), 401, 'login wrong password');
+  await answer(postJson(service, '/login', { username: 'one@log.example', password: OTHER_PASSWORD }), 401, "login, the other's password");
+  await answer(postJson(service, '/login', { username: 'one@log.example', password: PASSWORD }), 429, 'login throttled');
+  await answer(postJson(service, '/login', { username: 'nobody@log.example', password: PASSWORD }), 401, 'login unknown email');
+  await answer(call(service, 'GET', '/users/me', undefined, bearerAuth(token)), 200, 'GET me');
+  await answer(call(service, 'GET', '/users/1', undefined, bearerAuth(otherToken)), 403, "GET another's user");
+
+  const stopped = await service.stop();
+  t.is(stopped.code, 0);
+  t.regex(service.stderr(), /"level":"info"/, 'the logger was live');
+  const output = service.stdout() + service.stderr();
+  const secrets: ReadonlyArray<[string, string]> = [
+    ['a password', PASSWORD],
+    ["another customer's password", OTHER_PASSWORD],
+    ['a mistyped password', WRONG_PASSWORD],
+    ['a token', token],
+    ["a token's signature", decodeToken(token).signature],
+    ['another token', otherToken],
+    ['an scrypt hash', 'scrypt.'],
+  ];
+  for (const [what, value] of secrets) t.false(output.includes(value), `${what} appears in the service's output`);
+  for (const response of answers) {
+    const text = `${JSON.stringify([...response.headers])}${response.text}`;
+    for (const [what, value] of secrets) t.false(text.includes(value), `a ${response.status} answer repeats ${what}: ${text}`);
+  }
+});

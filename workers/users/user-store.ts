@@ -1,0 +1,56 @@
+import type { KnownUsers } from './known-users.js';
+import type { CustomerAccount, NewUser } from './user-protocol.js';
+
+/** A customer as the store holds it; `json` is what GET /users/:id answers, made once. */
+export interface StoredUser extends CustomerAccount {
+  readonly name: string;
+  readonly createdAt: string;
+  readonly json: string;
+}
+
+/**
+ * The registered customers, by id and by lower-cased email. Ids are one
+ * sequence from 1, never reused (users are never deleted). The email is
+ * checked and taken in one step, inside one command, so two registrations of
+ * the same email racing each other cannot both succeed.
+ */
+export class UserStore implements KnownUsers {
+  readonly #byId = new Map<number, StoredUser>();
+  readonly #idByEmail = new Map<string, number>();
+  readonly #now: () => Date;
+  #lastId = 0;
+
+  constructor(now: () => Date = () => new Date()) {
+    this.#now = now;
+  }
+
+  /** The new user, or undefined when the email is already registered. */
+  register({ email, name, passwordHash }: NewUser): StoredUser | undefined {
+    if (this.#idByEmail.has(email)) return undefined;
+    const id = ++this.#lastId;
+    const createdAt = this.#now().toISOString();
+    // Key order is the contract's; the hash is no part of it.
+    const json = JSON.stringify({ id, email, name, role: 'customer', createdAt });
+    const user: StoredUser = { userId: id, email, passwordHash, name, createdAt, json };
+    this.#byId.set(id, user);
+    this.#idByEmail.set(email, id);
+    return user;
+  }
+
+  get(userId: number): StoredUser | undefined {
+    return this.#byId.get(userId);
+  }
+
+  byEmail(email: string): StoredUser | undefined {
+    const id = this.#idByEmail.get(email);
+    return id === undefined ? undefined : this.#byId.get(id);
+  }
+
+  has(userId: number): boolean {
+    return this.#byId.has(userId);
+  }
+
+  nameOf(userId: number): string | undefined {
+    return this.#byId.get(userId)?.name;
+  }
+}
