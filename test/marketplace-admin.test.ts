@@ -8,6 +8,7 @@ import test from 'ava';
 import { call, ownService, postJson } from './helpers/product-api.js';
 import { apiKeyAuth, assertTextFailure, bearerAuth, BEARER_CHALLENGE, craftToken, decodeToken, login, nowSeconds, SAYS } from './helpers/auth-api.js';
 import { runToExit } from './helpers/service.js';
+import { newCustomer } from './helpers/people-api.js';
 
 const JWT_SECRET = 'Marketplace-Secret-0123456789-abcdef';
 const ADMIN_KEY = 'Admin-Key-5f6e7d8c';
@@ -37,7 +38,7 @@ test('product writes need an administrator by default: none 401 with the challen
 test('a valid token without the admin role is refused with 403 {"error"}: a customer, and a token from before the marketplace (no role)', async (t) => {
   const service = await ownService(t, { env: MARKET });
   const iat = nowSeconds();
-  const customer = craftToken({ username: 'bo@example.com', sub: 'bo@example.com', uid: 1, role: 'customer', iat, exp: iat + 60 }, JWT_SECRET);
+  const customer = (await newCustomer(service)).token;
   const roleless = craftToken({ username: 'alice', sub: 'alice', iat, exp: iat + 60 }, JWT_SECRET);
   for (const [label, token] of [['customer', customer], ['no role', roleless]] as const) {
     const response = await call(service, 'POST', '/products', { json: product }, bearerAuth(token));

@@ -14,10 +14,10 @@
  */
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
-import { assertErrorBody, call, dataOf, type ApiResponse } from './helpers/product-api.js';
+import { assertErrorBody, call, dataOf, ownService, type ApiResponse } from './helpers/product-api.js';
 import type { ServiceUnderTest } from './helpers/service.js';
 import { BEARER_CHALLENGE, SAYS, apiKeyAuth, assertTextFailure, basicAuth, bearerAuth, craftToken, nowSeconds, type CredentialHeaders } from './helpers/auth-api.js';
-import { ADMIN_NAME, ADMIN_PASSWORD, adminBearer, adminKey, newCustomer, shopService, type Customer } from './helpers/people-api.js';
+import { ADMIN_NAME, ADMIN_PASSWORD, SHOP_ENV, adminBearer, adminKey, newCustomer, shopService, type Customer } from './helpers/people-api.js';
 import { userRoutes } from '../src/users/user-routes.js';
 import { addressRoutes } from '../src/addresses/address-routes.js';
 import { wishlistRoutes } from '../src/wishlist/wishlist-routes.js';
@@ -185,19 +185,33 @@ test("(e) no id trick reaches another customer's data: 0, 01, me with a space, M
   t.is(dataOf<unknown[]>(await call(service, 'GET', '/users/me/wishlist', undefined, owner.auth)).length, 1);
 });
 
-test('a customer token for a user the store does not know (uid 999) is 404 USER_NOT_FOUND on every route, before a bad body is judged', async (t) => {
+test('a customer token signed with the secret but not issued by this start (a restart, or made by hand) is 403 text on every route, never a way in', async (t) => {
   const secret = 'Ownership-Secret-0123456789-abcdefgh';
   const { service, owner } = await twoCustomers(t, { JWT_SECRET: secret });
   const params = await prepare(service, owner);
-  const ghost = bearerAuth(craftToken({ username: 'ghost@example.org', sub: 'ghost@example.org', uid: 999, role: 'customer', iat: nowSeconds(), exp: nowSeconds() + 60 }, secret));
+  // The owner's own id, the right secret, a valid expiry: only the start that issued it is wrong.
+  const ghost = bearerAuth(craftToken({ username: owner.user.email, sub: owner.user.email, uid: owner.user.id, role: 'customer', iat: nowSeconds(), exp: nowSeconds() + 60 }, secret));
   for (const route of PER_USER_ROUTES) {
-    for (const userId of ['me', '999']) {
+    for (const userId of ['me', String(owner.user.id)]) {
       const label = `${route.method} ${route.path} as ${userId}`;
       const response = await call(service, route.method, pathOf(route, userId, params), route.body === undefined ? undefined : { json: { name: '' } }, ghost);
-      // A wish list's path names a product the ghost's list does not hold; the user comes first.
-      t.regex(assertErrorBody(t, response, 404, label), /user not found/i, label);
+      t.is(response.status, 403, label);
+      t.regex(response.text, /invalid or expired token/i, label);
     }
   }
+});
+
+test('after a restart with the same JWT_SECRET, an old customer token does not reach the new customer who got its user id', async (t) => {
+  const secret = 'Ownership-Secret-0123456789-abcdefgh';
+  const before = await ownService(t, { env: { ...SHOP_ENV, JWT_SECRET: secret } });
+  const old = await newCustomer(before, 'Before');
+  await before.stop();
+  const after = await ownService(t, { env: { ...SHOP_ENV, JWT_SECRET: secret } });
+  const heir = await newCustomer(after, 'After');
+  t.is(heir.user.id, old.user.id, 'ids start again from 1 after a restart');
+  const response = await call(after, 'GET', '/users/me', undefined, old.auth);
+  t.is(response.status, 403);
+  t.notRegex(response.text, /After/);
 });
 
 test('a token without a role is 403 JSON on every route', async (t) => {

@@ -7,6 +7,7 @@
 import test from 'ava';
 import { JSON_TYPE, assertErrorBody, assertNotFound, call, dataOf, getJson, ownService } from './helpers/product-api.js';
 import { BEARER_CHALLENGE, SAYS, apiKeyAuth, assertTextFailure, bearerAuth, craftToken, login, nowSeconds } from './helpers/auth-api.js';
+import { newCustomer } from './helpers/people-api.js';
 import { MARKETPLACE, PRODUCT_KEYS, adminDelete, adminPost, adminPut, createProduct, listIds, type CatalogProduct } from './helpers/marketplace-api.js';
 
 const tea = { name: 'Tea Infuser', description: 'Stainless steel mesh ball', price: 6.5, category: 'tea', stock: 3 };
@@ -142,7 +143,7 @@ test('a valid token without the admin role (a customer\'s, or one without a role
   const service = await ownService(t, { env: { ...MARKETPLACE.env, JWT_SECRET: secret } });
   const iat = nowSeconds();
   const tokens = {
-    customer: craftToken({ username: 'c@example.com', sub: 'c@example.com', uid: 1, role: 'customer', iat, exp: iat + 60 }, secret),
+    customer: (await newCustomer(service)).token,
     roleless: craftToken({ username: 'old', sub: 'old', iat, exp: iat + 60 }, secret),
   };
   for (const [label, token] of Object.entries(tokens)) {

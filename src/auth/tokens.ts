@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
 import type { Identity } from './identity.js';
 
@@ -19,25 +20,32 @@ export interface TokenService {
  * pays for one HMAC check, not one per request.
  *
  * Without the marketplace, tokens carry exactly the seed's claims (username,
- * sub, iat, exp); with it they also carry `role`, and a customer's `uid`.
+ * sub, iat, exp); with it they also carry `role`, and a customer's `uid` and
+ * `epoch`. Customers live in the store's memory and are gone after a restart,
+ * when ids start again from 1: with a JWT_SECRET that outlives the process,
+ * an old customer token would name whoever registers with its uid next. The
+ * epoch, made at each start, ties a customer token to the start that issued
+ * it. Administrators' tokens (AUTH_USERS, from the settings) outlive restarts.
  */
 export function createTokenService(secret: string, ttlSeconds: number, options: { readonly roles: boolean }): TokenService {
+  const epoch = randomBytes(9).toString('base64url');
   const sign = createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 });
   const check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp'], cache: true });
   return {
     issue(subject) {
       const claims = { username: subject.username, sub: subject.username };
       if (!options.roles) return sign(claims);
-      return sign(subject.role === 'customer' ? { ...claims, uid: subject.userId, role: 'customer' } : { ...claims, role: 'admin' });
+      return sign(subject.role === 'customer' ? { ...claims, uid: subject.userId, role: 'customer', epoch } : { ...claims, role: 'admin' });
     },
     verify(token) {
-      let payload: { username?: unknown; role?: unknown; uid?: unknown };
+      let payload: { username?: unknown; role?: unknown; uid?: unknown; epoch?: unknown };
       try {
         payload = check(token) as typeof payload;
       } catch {
         return undefined;
       }
       const { username, role, uid } = payload;
+      if (role === 'customer' && payload.epoch !== epoch) return undefined;
       if (typeof username !== 'string') return undefined;
       if (!options.roles) return { username, scheme: 'bearer', role: 'admin' };
       if (role === 'customer') return Number.isSafeInteger(uid) && (uid as number) > 0 ? { username, scheme: 'bearer', role: 'customer', userId: uid as number } : undefined;
