@@ -83,8 +83,8 @@ export function createApp({ config, store, log, drain, metrics }: AppParts): Req
     new PasswordCheck({ accounts, decoy, throttle: new LoginThrottle({ maxFailures: auth.loginMaxFailures }), gate, verified: new VerifiedCredentials() });
   const dispatch = async (command: StoreCommand, status: 200 | 201 | 204, listing?: ListingRequest) => storeReplyToHttp(await store.send(command), status, log, listing);
   // In the shop, /login knows customers too; an unknown email costs an scrypt hash like a known one.
-  const loginPasswords = config.marketplace ? passwordCheck(firstOf(auth.users, customerDirectory(store)), scryptDecoy()) : passwordCheck();
-  const registration = { gate, throttle: new RegisterThrottle({ maxPerHour: config.auth.registerMaxPerHour }), accountNames: auth.users, dispatch };
+  const loginPasswords = config.marketplace ? passwordCheck(firstOf(auth.users, customerDirectory(store)), scryptDecoy(config.auth.hashCost)) : passwordCheck();
+  const registration = { gate, throttle: new RegisterThrottle({ maxPerHour: config.auth.registerMaxPerHour }), accountNames: auth.users, dispatch, hashCost: config.auth.hashCost };
   // Off, the service is sections 1 to 6 exactly; on, section 7's routes join and /products is the shop's.
   const marketplace = config.marketplace ? [...catalogRoutes, ...reviewRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes] : [...productRoutes];
   const observability = metrics === undefined ? [] : metricsRoutes(metrics.registry);

@@ -8,6 +8,7 @@ import test from 'ava';
 import { call, ownService, postJson } from './helpers/product-api.js';
 import { apiKeyAuth, assertTextFailure, bearerAuth, BEARER_CHALLENGE, craftToken, decodeToken, login, nowSeconds, SAYS } from './helpers/auth-api.js';
 import { runToExit } from './helpers/service.js';
+import { loadConfig } from '../src/config/load-config.js';
 import { newCustomer } from './helpers/people-api.js';
 
 const JWT_SECRET = 'Marketplace-Secret-0123456789-abcdef';
@@ -79,12 +80,19 @@ test('start-up refuses a bad MARKETPLACE, CURRENCY or REGISTER_MAX_PER_HOUR with
     [{ CURRENCY: 'eur' }, /CURRENCY/],
     [{ CURRENCY: 'EURO' }, /CURRENCY/],
     [{ REGISTER_MAX_PER_HOUR: '-1' }, /REGISTER_MAX_PER_HOUR/],
+    [{ PASSWORD_HASH_COST: '9' }, /PASSWORD_HASH_COST/],
+    [{ PASSWORD_HASH_COST: '21' }, /PASSWORD_HASH_COST/],
   ] as const) {
     const exit = await runToExit({ env, args: ['--port', '0'] });
     t.is(exit.code, 2, JSON.stringify(env));
     t.is(exit.stderr.trim().split('\n').length, 1);
     t.regex(exit.stderr, name);
   }
+});
+
+test("customers' passwords are hashed at OWASP's scrypt cost (log2 N = 14) unless PASSWORD_HASH_COST says otherwise", (t) => {
+  t.is(loadConfig(() => undefined).auth.hashCost, 14);
+  t.is(loadConfig((name) => (name === 'PASSWORD_HASH_COST' ? '10' : undefined)).auth.hashCost, 10);
 });
 
 test('--marketplace as a bare flag turns the mode on', async (t) => {

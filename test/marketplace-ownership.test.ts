@@ -50,7 +50,7 @@ const PER_USER_ROUTES: readonly PerUserRoute[] = [
 
 /** Every route the service declares under /users/:userId (each domain's list). */
 const DECLARED = [
-  ...userRoutes({ gate: new HashGate({ concurrency: 1, queueLimit: 0 }), throttle: new RegisterThrottle({ maxPerHour: 0 }), accountNames: { hasNameLike: () => false }, dispatch: () => Promise.reject(new Error('unused')) }),
+  ...userRoutes({ gate: new HashGate({ concurrency: 1, queueLimit: 0 }), throttle: new RegisterThrottle({ maxPerHour: 0 }), accountNames: { hasNameLike: () => false }, dispatch: () => Promise.reject(new Error('unused')), hashCost: 10 }),
   ...addressRoutes,
   ...wishlistRoutes,
 ].filter((route) => route.path.startsWith('/users/:userId'));

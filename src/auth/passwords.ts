@@ -42,10 +42,14 @@ export function parseStoredPassword(text: string): StoredPassword {
   return { kind: 'scrypt', log2N, r, p, salt, hash };
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** scrypt's cost as log2 of N: 14 is OWASP's choice (16 MiB, ~100 ms of a core); each step down halves the work. */
+export const DEFAULT_HASH_COST = DEFAULT_COST.log2N;
+
+export async function hashPassword(password: string, log2N: number = DEFAULT_COST.log2N): Promise<string> {
+  const cost = { ...DEFAULT_COST, log2N };
   const salt = randomBytes(SALT_BYTES);
-  const hash = await scryptAsync(password, salt, HASH_BYTES, DEFAULT_COST);
-  return `scrypt.${DEFAULT_COST.log2N}.${DEFAULT_COST.r}.${DEFAULT_COST.p}.${salt.toString('base64url')}.${hash.toString('base64url')}`;
+  const hash = await scryptAsync(password, salt, HASH_BYTES, cost);
+  return `scrypt.${cost.log2N}.${cost.r}.${cost.p}.${salt.toString('base64url')}.${hash.toString('base64url')}`;
 }
 
 /**
@@ -54,8 +58,9 @@ export async function hashPassword(password: string): Promise<string> {
  * scrypt hash like a wrong password (an unknown email takes as long as a
  * known one).
  */
-export function scryptDecoy(): StoredPassword {
-  return { kind: 'scrypt', ...DEFAULT_COST, salt: randomBytes(SALT_BYTES), hash: randomBytes(HASH_BYTES) };
+/** A hash no password matches, at the cost new hashes are made with: checked for unknown users. */
+export function scryptDecoy(log2N: number = DEFAULT_COST.log2N): StoredPassword {
+  return { kind: 'scrypt', ...DEFAULT_COST, log2N, salt: randomBytes(SALT_BYTES), hash: randomBytes(HASH_BYTES) };
 }
 
 /** Constant-time check of a candidate against a stored password. */

@@ -74,6 +74,8 @@ export interface AuthSettings {
   readonly hashQueueLimit: number;
   /** Registrations per address in an hour before 429; 0 turns the limit off. */
   readonly registerMaxPerHour: number;
+  /** scrypt's cost (log2 N) for customers' passwords and the unknown-user decoy. */
+  readonly hashCost: number;
 }
 
 function integerSetting(name: SettingName, raw: string | undefined, fallback: number, min: number, max: number): number {
@@ -180,6 +182,8 @@ function authSettings(setting: SettingLookup): AuthSettings {
     // One core stays free for serving requests while others hash.
     hashConcurrency: integerSetting('HASH_CONCURRENCY', setting('HASH_CONCURRENCY'), Math.max(1, availableParallelism() - 1), 1, 64),
     hashQueueLimit: integerSetting('HASH_QUEUE_LIMIT', setting('HASH_QUEUE_LIMIT'), 32, 0, 100_000),
+    // 14 is OWASP's choice; lower costs are for small machines and test suites (each step halves the work).
+    hashCost: integerSetting('PASSWORD_HASH_COST', setting('PASSWORD_HASH_COST'), 14, 10, 20),
     registerMaxPerHour: integerSetting('REGISTER_MAX_PER_HOUR', setting('REGISTER_MAX_PER_HOUR'), 20, 0, 1_000_000),
   };
 }

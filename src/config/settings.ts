@@ -34,6 +34,7 @@ export const SETTING_NAMES = [
   'LOGIN_MAX_FAILURES',
   'HASH_CONCURRENCY',
   'HASH_QUEUE_LIMIT',
+  'PASSWORD_HASH_COST',
   'REGISTER_MAX_PER_HOUR',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];

@@ -17,6 +17,8 @@ export interface RegistrationParts {
   readonly accountNames: { hasNameLike(name: string): boolean };
   /** Sends a command to the store and answers its reply, with `status` on success. */
   readonly dispatch: (command: UserCommand, status: 201) => Promise<Reply>;
+  /** PASSWORD_HASH_COST: scrypt's log2 N for customers' passwords. */
+  readonly hashCost: number;
 }
 
 /**
@@ -27,13 +29,13 @@ export interface RegistrationParts {
  * even by a registration that raced this one). Nothing here logs: the
  * password and its hash never leave this function but to the store.
  */
-export function registerCustomer({ gate, throttle, accountNames, dispatch }: RegistrationParts) {
+export function registerCustomer({ gate, throttle, accountNames, dispatch, hashCost }: RegistrationParts) {
   return async ({ req, body: { email, password, name } }: RouteInput<Identity, Registration>): Promise<Reply> => {
     const address = req.socket.remoteAddress ?? '';
     const wait = throttle.take(address);
     if (wait > 0) return errorReply('REGISTER_THROTTLED' satisfies UserErrorCode, { headers: ['retry-after', String(wait)] });
     if (accountNames.hasNameLike(email)) return errorReply('EMAIL_TAKEN' satisfies UserErrorCode);
-    const passwordHash = await gate.run(() => hashPassword(password));
+    const passwordHash = await gate.run(() => hashPassword(password, hashCost));
     if (passwordHash === 'busy') {
       throttle.giveBack(address);
       return errorReply('HASHING_BUSY' satisfies AuthErrorCode);
