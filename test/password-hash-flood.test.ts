@@ -50,6 +50,28 @@ test.serial('a flood of logins for unknown users is queued up to HASH_QUEUE_LIMI
   t.true(p99 < 100, `p99 ${p99.toFixed(1)} ms`);
 });
 
+test.serial('a flood of marketplace registrations hashes off the main thread and the store worker: GET /products/:id stays fast while the surplus is refused 503', async (t) => {
+  const service = await ownService(t, { env: { MARKETPLACE: '1', HASH_CONCURRENCY: '1', HASH_QUEUE_LIMIT: '3', REGISTER_MAX_PER_HOUR: '0' } });
+  for (let index = 0; index < 20; index++) await getJson(service, '/products/1');
+  const flood = Promise.all(
+    Array.from({ length: 40 }, (_, index) => postJson(service, '/users/register', { email: `flood${index}@shop.example`, password: 'Flood-Pass-1234', name: `Flood ${index}` })),
+  );
+  const latencies: number[] = [];
+  for (let index = 0; index < 200; index++) {
+    const started = performance.now();
+    t.is((await getJson(service, '/products/1')).status, 200);
+    latencies.push(performance.now() - started);
+  }
+  const answers = await flood;
+  const created = answers.filter((answer) => answer.status === 201).length;
+  const refused = answers.filter((answer) => answer.status === 503).length;
+  t.is(created + refused, 40);
+  t.true(refused >= 30, `${refused} refused`);
+  const p99 = percentile(latencies, 0.99);
+  t.log(`GET /products/1 during the registration flood: p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; ${created} registered, ${refused} refused`);
+  t.true(p99 < 100, `p99 ${p99.toFixed(1)} ms`);
+});
+
 test('failed Basic attempts are throttled like logins: after LOGIN_MAX_FAILURES, 429 with Retry-After even with the right password', async (t) => {
   const service = await ownService(t, { env: { AUTH_USERS: 'alice:secret', LOGIN_MAX_FAILURES: '3', PROTECT: 'GET /products/:id=basic' } });
   for (let index = 0; index < 3; index++) t.is((await call(service, 'GET', '/products/1', undefined, basicAuth('alice', `wrong-${index}`))).status, 401);
