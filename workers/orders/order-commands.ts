@@ -24,7 +24,7 @@ function changeAnswer(change: Change): StoreResult {
     case 'charging':
       return CHARGE_IN_PROGRESS;
     case 'refused':
-      return refused('ORDER_STATUS_CONFLICT' satisfies OrderStoreError, `This order cannot change so: ${change.reason}`);
+      return refused('ORDER_STATUS_CONFLICT' satisfies OrderStoreError, `Not allowed: ${change.reason}`);
   }
 }
 
