@@ -43,6 +43,10 @@ import { ADDRESS_ERRORS } from './addresses/address-errors.js';
 import { addressRoutes } from './addresses/address-routes.js';
 import { WISHLIST_ERRORS } from './wishlist/wishlist-errors.js';
 import { wishlistRoutes } from './wishlist/wishlist-routes.js';
+import { CART_ERRORS } from './cart/cart-errors.js';
+import { cartRoutes } from './cart/cart-routes.js';
+import { ORDER_ERRORS } from './orders/order-errors.js';
+import { adminOrderRoutes, orderRoutes } from './orders/order-routes.js';
 
 export interface AppParts {
   readonly config: ServiceConfig;
@@ -65,6 +69,8 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
     USER_ERRORS,
     ADDRESS_ERRORS,
     WISHLIST_ERRORS,
+    CART_ERRORS,
+    ORDER_ERRORS,
   ]);
 }
 
@@ -86,7 +92,7 @@ export function createApp({ config, store, log, drain, metrics }: AppParts): Req
   const loginPasswords = config.marketplace ? passwordCheck(firstOf(auth.users, customerDirectory(store)), scryptDecoy(config.auth.hashCost)) : passwordCheck();
   const registration = { gate, throttle: new RegisterThrottle({ maxPerHour: config.auth.registerMaxPerHour }), accountNames: auth.users, dispatch, hashCost: config.auth.hashCost };
   // Off, the service is sections 1 to 6 exactly; on, section 7's routes join and /products is the shop's.
-  const marketplace = config.marketplace ? [...catalogRoutes, ...reviewRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes] : [...productRoutes];
+  const marketplace = config.marketplace ? [...catalogRoutes, ...reviewRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes, ...cartRoutes, ...orderRoutes, ...adminOrderRoutes] : [...productRoutes];
   const observability = metrics === undefined ? [] : metricsRoutes(metrics.registry);
   const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: loginPasswords, tokens }), ...healthRoutes, ...observability];
 

@@ -6,6 +6,7 @@ import { startStoreWorker, type StoreWorkerLocation } from './store/start-store-
 import { createApp } from './app.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { closeGracefully, createServer, listen } from './http/server.js';
+import { startOrderClock } from './orders/order-clock.js';
 
 export interface ServiceHandle {
   /** Where the API answers, BASE_PATH included: `http://127.0.0.1:3000/api`. */
@@ -28,7 +29,10 @@ export interface ServiceStartOptions {
  * in-process tests use it as it is. Throws ConfigError for a bad setting.
  */
 export async function startService(config: ServiceConfig, log: Logger, options: ServiceStartOptions): Promise<ServiceHandle> {
-  const pool = await startStoreWorker({ strict: config.strict, marketplace: config.marketplace, currency: config.currency }, options.worker);
+  const pool = await startStoreWorker(
+    { strict: config.strict, marketplace: config.marketplace, currency: config.currency, orderPaymentTtlSeconds: config.orderPaymentTtlSeconds },
+    options.worker,
+  );
   let stopping = false;
   pool.on('error', (error: Error) => log.error('store worker error', { error: error.message }));
   pool.on('workerDestroy', () => {
@@ -36,6 +40,8 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   });
   const store = new BatchingStoreClient(pool, config.storeQueueLimit);
   const drain = { draining: false };
+  // Unpaid orders expire in the shop only.
+  const clock = config.marketplace ? startOrderClock(store, log) : undefined;
   const metrics = config.metrics ? createServiceMetrics(store) : undefined;
   try {
     const server = createServer(config, createApp({ config, store, log, drain, ...(metrics === undefined ? {} : { metrics }) }));
@@ -45,6 +51,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       server,
       async stop() {
         stopping = true;
+        clock?.stop();
         await closeGracefully(server, drain, config.connections.shutdownGraceMs);
         await store.whenIdle();
         await pool.destroy();
@@ -52,6 +59,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     };
   } catch (error) {
     stopping = true;
+    clock?.stop();
     await pool.destroy();
     throw error;
   }

@@ -19,6 +19,10 @@ import { ADDRESS_STORE_ERRORS } from '../workers/addresses/address-protocol.js';
 import { WISHLIST_STORE_ERRORS } from '../workers/wishlists/wishlist-protocol.js';
 import { addressRoutes } from '../src/addresses/address-routes.js';
 import { wishlistRoutes } from '../src/wishlist/wishlist-routes.js';
+import { CART_STORE_ERRORS } from '../workers/carts/cart-protocol.js';
+import { ORDER_STORE_ERRORS } from '../workers/orders/order-protocol.js';
+import { cartRoutes } from '../src/cart/cart-routes.js';
+import { adminOrderRoutes, orderRoutes } from '../src/orders/order-routes.js';
 
 test('a code declared by two tables is refused, naming the code', (t) => {
   t.throws(() => mergeErrorTables([{ SAME: { status: 400, message: 'a' } }, { SAME: { status: 404, message: 'b' } }]), { message: /SAME is declared twice/ });
@@ -36,14 +40,14 @@ test('the body-parse error is the seed quirk (200) by default and 400 in strict 
 
 test('every error code a store protocol declares has an HTTP entry', (t) => {
   const table = serviceErrors({ strict: false });
-  for (const code of [...PRODUCT_STORE_ERRORS, ...PRODUKTE_STORE_ERRORS, ...CATALOG_STORE_ERRORS, ...REVIEW_STORE_ERRORS, ...USER_STORE_ERRORS, ...ADDRESS_STORE_ERRORS, ...WISHLIST_STORE_ERRORS]) {
+  for (const code of [...PRODUCT_STORE_ERRORS, ...PRODUKTE_STORE_ERRORS, ...CATALOG_STORE_ERRORS, ...REVIEW_STORE_ERRORS, ...USER_STORE_ERRORS, ...ADDRESS_STORE_ERRORS, ...WISHLIST_STORE_ERRORS, ...CART_STORE_ERRORS, ...ORDER_STORE_ERRORS]) {
     t.truthy(table[code], code);
   }
 });
 
 test("every not-found code a route declares for its ids has an HTTP entry, and it is a 404", (t) => {
   const table = serviceErrors({ strict: false });
-  for (const route of [...productRoutes, ...produkteRoutes, ...catalogRoutes, ...reviewRoutes, ...addressRoutes, ...wishlistRoutes]) {
+  for (const route of [...productRoutes, ...produkteRoutes, ...catalogRoutes, ...reviewRoutes, ...addressRoutes, ...wishlistRoutes, ...cartRoutes, ...orderRoutes, ...adminOrderRoutes]) {
     for (const code of Object.values(route.ids ?? {})) t.is(table[code]?.status, 404, `${route.method} ${route.path}: ${code}`);
   }
 });

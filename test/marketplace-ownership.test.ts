@@ -21,16 +21,24 @@ import { ADMIN_NAME, ADMIN_PASSWORD, SHOP_ENV, adminBearer, adminKey, newCustome
 import { userRoutes } from '../src/users/user-routes.js';
 import { addressRoutes } from '../src/addresses/address-routes.js';
 import { wishlistRoutes } from '../src/wishlist/wishlist-routes.js';
+import { cartRoutes } from '../src/cart/cart-routes.js';
+import { orderRoutes } from '../src/orders/order-routes.js';
 import { HashGate } from '../src/auth/hash-gate.js';
 import { RegisterThrottle } from '../src/users/register-throttle.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** One route under /users/:userId: its other path parameters come from the fixture; `ok` is what the owner may be answered. */
+type Params = Readonly<Record<string, string>>;
+
+/**
+ * One route under /users/:userId: its other path parameters come from the
+ * fixture, and so may its body (a function of them); `ok` is what the owner
+ * may be answered.
+ */
 interface PerUserRoute {
   readonly method: Method;
   readonly path: string;
-  readonly body?: unknown;
+  readonly body?: object | ((params: Params) => object);
   readonly ok: readonly number[];
 }
 
@@ -46,6 +54,14 @@ const PER_USER_ROUTES: readonly PerUserRoute[] = [
   { method: 'GET', path: '/users/:userId/wishlist', ok: [200] },
   { method: 'PUT', path: '/users/:userId/wishlist/:productId', ok: [200, 201] },
   { method: 'DELETE', path: '/users/:userId/wishlist/:productId', ok: [204] },
+  { method: 'GET', path: '/users/:userId/cart', ok: [200] },
+  { method: 'PUT', path: '/users/:userId/cart/items/:productId', body: { quantity: 1 }, ok: [200] },
+  { method: 'DELETE', path: '/users/:userId/cart/items/:productId', ok: [200] },
+  { method: 'DELETE', path: '/users/:userId/cart', ok: [204] },
+  { method: 'POST', path: '/users/:userId/orders', body: ({ addressId }) => ({ addressId: Number(addressId) }), ok: [201] },
+  { method: 'GET', path: '/users/:userId/orders', ok: [200] },
+  { method: 'GET', path: '/users/:userId/orders/:orderId', ok: [200] },
+  { method: 'POST', path: '/users/:userId/orders/:orderId/cancel', ok: [200] },
 ];
 
 /** Every route the service declares under /users/:userId (each domain's list). */
@@ -53,26 +69,33 @@ const DECLARED = [
   ...userRoutes({ gate: new HashGate({ concurrency: 1, queueLimit: 0 }), throttle: new RegisterThrottle({ maxPerHour: 0 }), accountNames: { hasNameLike: () => false }, dispatch: () => Promise.reject(new Error('unused')), hashCost: 10 }),
   ...addressRoutes,
   ...wishlistRoutes,
+  ...cartRoutes,
+  ...orderRoutes,
 ].filter((route) => route.path.startsWith('/users/:userId'));
 
 /**
  * Makes sure the owner has what every row's path names (an address, a
- * product in the wish list) and answers the path parameters. Called before
- * each request, so a row that deletes leaves the next one something to use.
+ * product in the wish list and in the cart, a pending order) and answers the
+ * path parameters. Called before each request, so a row that deletes,
+ * places or cancels leaves the next one something to use.
  */
-async function prepare(service: ServiceUnderTest, owner: Customer): Promise<Readonly<Record<string, string>>> {
+async function prepare(service: ServiceUnderTest, owner: Customer): Promise<Params> {
   const addresses = dataOf<{ id: number }[]>(await call(service, 'GET', '/users/me/addresses', undefined, owner.auth));
   const addressId = addresses[0]?.id ?? dataOf<{ id: number }>(await call(service, 'POST', '/users/me/addresses', { json: ADDRESS }, owner.auth)).id;
   await call(service, 'PUT', '/users/me/wishlist/5', undefined, owner.auth);
-  return { addressId: String(addressId), productId: '5' };
+  await call(service, 'PUT', '/users/me/cart/items/5', { json: { quantity: 1 } }, owner.auth);
+  const pending = dataOf<{ id: number }[]>(await call(service, 'GET', '/users/me/orders?status=pending&per_page=1', undefined, owner.auth));
+  const orderId = pending[0]?.id ?? dataOf<{ id: number }>(await call(service, 'POST', '/users/me/orders', { json: { addressId } }, owner.auth)).id;
+  await call(service, 'PUT', '/users/me/cart/items/5', { json: { quantity: 1 } }, owner.auth);
+  return { addressId: String(addressId), productId: '5', orderId: String(orderId) };
 }
 
-function pathOf(route: PerUserRoute, userId: string, params: Readonly<Record<string, string>>): string {
+function pathOf(route: PerUserRoute, userId: string, params: Params): string {
   return route.path.replace(/:(\w+)/g, (_, name: string) => (name === 'userId' ? userId : (params[name] ?? `<no ${name} in the fixture>`)));
 }
 
-const send = (service: ServiceUnderTest, route: PerUserRoute, path: string, auth: CredentialHeaders): Promise<ApiResponse> =>
-  call(service, route.method, path, route.body === undefined ? undefined : { json: route.body }, auth);
+const send = (service: ServiceUnderTest, route: PerUserRoute, path: string, auth: CredentialHeaders, params: Params): Promise<ApiResponse> =>
+  call(service, route.method, path, route.body === undefined ? undefined : { json: typeof route.body === 'function' ? route.body(params) : route.body }, auth);
 
 function assertAllowed(t: ExecutionContext, response: ApiResponse, route: PerUserRoute, label: string): void {
   t.true(route.ok.includes(response.status), `${label}: expected ${route.ok.join(' or ')}, got ${response.status} ${response.text}`);
@@ -100,7 +123,7 @@ test("(a) another customer naming the owner's id is 403 JSON on every route, and
   const before = await call(service, 'GET', '/users/me/addresses', undefined, owner.auth);
   for (const route of PER_USER_ROUTES) {
     const label = `${route.method} ${route.path}`;
-    t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '1', params), intruder.auth), 403, label), /own data/i, label);
+    t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '1', params), intruder.auth, params), 403, label), /own data/i, label);
   }
   t.deepEqual((await call(service, 'GET', '/users/me/addresses', undefined, owner.auth)).body, before.body);
   t.is(dataOf<unknown[]>(await call(service, 'GET', '/users/me/wishlist', undefined, owner.auth)).length, 1);
@@ -110,7 +133,8 @@ test('(b) the owner may use every route by `me` and by their own id (also writte
   const { service, owner } = await twoCustomers(t);
   for (const route of PER_USER_ROUTES) {
     for (const userId of ['me', '1', '01']) {
-      const response = await send(service, route, pathOf(route, userId, await prepare(service, owner)), owner.auth);
+      const params = await prepare(service, owner);
+      const response = await send(service, route, pathOf(route, userId, params), owner.auth, params);
       assertAllowed(t, response, route, `${route.method} ${route.path} as ${userId}`);
     }
   }
@@ -127,15 +151,15 @@ for (const [how, credentials] of [
       const label = `${route.method} ${route.path}`;
       const params = await prepare(service, owner);
       if (route.method === 'GET') {
-        assertAllowed(t, await send(service, route, pathOf(route, '1', params), admin), route, label);
-        assertAllowed(t, await send(service, route, pathOf(route, '01', params), admin), route, `${label} as 01`);
-        t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '999', params), admin), 404, `${label} unknown user`), /user not found/i);
-        t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '99999999999999999999', params), admin), 404, `${label} huge id`), /user not found/i);
+        assertAllowed(t, await send(service, route, pathOf(route, '1', params), admin, params), route, label);
+        assertAllowed(t, await send(service, route, pathOf(route, '01', params), admin, params), route, `${label} as 01`);
+        t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '999', params), admin, params), 404, `${label} unknown user`), /user not found/i);
+        t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '99999999999999999999', params), admin, params), 404, `${label} huge id`), /user not found/i);
       } else {
-        t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '1', params), admin), 403, label), /not act as them/i);
-        assertErrorBody(t, await send(service, route, pathOf(route, '999', params), admin), 403, `${label} unknown user`);
+        t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '1', params), admin, params), 403, label), /not act as them/i);
+        assertErrorBody(t, await send(service, route, pathOf(route, '999', params), admin, params), 403, `${label} unknown user`);
       }
-      t.regex(assertErrorBody(t, await send(service, route, pathOf(route, 'me', params), admin), 403, `${label} as me`), /no user id/i);
+      t.regex(assertErrorBody(t, await send(service, route, pathOf(route, 'me', params), admin, params), 403, `${label} as me`), /no user id/i);
     }
   });
 }
@@ -148,10 +172,10 @@ test('(d) without a Bearer token every route is 401 text with the Bearer challen
     const label = `${route.method} ${route.path}`;
     for (const userId of ['1', 'me']) {
       const path = pathOf(route, userId, params);
-      assertTextFailure(t, await send(service, route, path, {}), 401, SAYS.tokenRequired, BEARER_CHALLENGE, `${label} as ${userId}, no credentials`);
-      assertTextFailure(t, await send(service, route, path, basicAuth(ADMIN_NAME, ADMIN_PASSWORD)), 401, SAYS.tokenRequired, BEARER_CHALLENGE, `${label}, Basic`);
-      assertTextFailure(t, await send(service, route, path, bearerAuth(forged)), 403, SAYS.tokenInvalid, null, `${label}, forged token`);
-      assertTextFailure(t, await send(service, route, path, apiKeyAuth('not-the-key')), 403, SAYS.keyInvalid, null, `${label}, wrong key`);
+      assertTextFailure(t, await send(service, route, path, {}, params), 401, SAYS.tokenRequired, BEARER_CHALLENGE, `${label} as ${userId}, no credentials`);
+      assertTextFailure(t, await send(service, route, path, basicAuth(ADMIN_NAME, ADMIN_PASSWORD), params), 401, SAYS.tokenRequired, BEARER_CHALLENGE, `${label}, Basic`);
+      assertTextFailure(t, await send(service, route, path, bearerAuth(forged), params), 403, SAYS.tokenInvalid, null, `${label}, forged token`);
+      assertTextFailure(t, await send(service, route, path, apiKeyAuth('not-the-key'), params), 403, SAYS.keyInvalid, null, `${label}, wrong key`);
     }
   }
 });
@@ -164,17 +188,17 @@ test("(e) no id trick reaches another customer's data: 0, 01, me with a space, M
   for (const route of PER_USER_ROUTES) {
     for (const userId of tricks) {
       const label = `${route.method} ${pathOf(route, userId, params)}`;
-      t.regex(assertErrorBody(t, await send(service, route, pathOf(route, userId, params), intruder.auth), 403, label), /own data/i, label);
+      t.regex(assertErrorBody(t, await send(service, route, pathOf(route, userId, params), intruder.auth, params), 403, label), /own data/i, label);
     }
   }
-  // The owner's address and wish-list item, named under the intruder's own
-  // path: not theirs, 404. (PUT of a product into one's own wish list is no
-  // trick: products are everyone's to wish for.)
-  const ownedThings = PER_USER_ROUTES.filter((row) => /:(addressId|productId)/.test(row.path) && !(row.method === 'PUT' && row.path.includes('wishlist')));
+  // The owner's address, wish-list and cart items and order, named under the
+  // intruder's own path: not theirs, 404. (PUT of a product into one's own
+  // wish list or cart is no trick: products are everyone's to buy.)
+  const ownedThings = PER_USER_ROUTES.filter((row) => /:(addressId|productId|orderId)/.test(row.path) && !(row.method === 'PUT' && /wishlist|cart/.test(row.path)));
   for (const route of ownedThings) {
     for (const userId of ['me', '2']) {
       const path = pathOf(route, userId, params);
-      assertErrorBody(t, await send(service, route, path, intruder.auth), 404, `${route.method} ${path}`);
+      assertErrorBody(t, await send(service, route, path, intruder.auth, params), 404, `${route.method} ${path}`);
     }
   }
   const ownerAddresses = dataOf<{ id: number; name: string }[]>(await call(service, 'GET', '/users/me/addresses', undefined, owner.auth));
@@ -219,5 +243,5 @@ test('a token without a role is 403 JSON on every route', async (t) => {
   const { service, owner } = await twoCustomers(t, { JWT_SECRET: secret });
   const params = await prepare(service, owner);
   const roleless = bearerAuth(craftToken({ username: 'old', sub: 'old', iat: nowSeconds(), exp: nowSeconds() + 60 }, secret));
-  for (const route of PER_USER_ROUTES) assertErrorBody(t, await send(service, route, pathOf(route, '1', params), roleless), 403, `${route.method} ${route.path}`);
+  for (const route of PER_USER_ROUTES) assertErrorBody(t, await send(service, route, pathOf(route, '1', params), roleless, params), 403, `${route.method} ${route.path}`);
 });

@@ -17,6 +17,10 @@ import { AddressBook } from './addresses/address-book.js';
 import { addressCommands } from './addresses/address-commands.js';
 import { WishLists } from './wishlists/wish-lists.js';
 import { wishlistCommands } from './wishlists/wishlist-commands.js';
+import { Carts } from './carts/carts.js';
+import { cartCommands } from './carts/cart-commands.js';
+import { OrderStore } from './orders/order-store.js';
+import { orderCommands } from './orders/order-commands.js';
 
 /** The handlers of one mode; a command of the other mode is unknown there. */
 type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
@@ -27,17 +31,22 @@ function catalogueMode(options: StoreWorkerData): ModeHandlers {
 }
 
 /** Section 7: the shop, its domains sharing one event bus so a write's consequences land in the same command. */
-function marketplaceMode(): ModeHandlers {
+function marketplaceMode({ currency, orderPaymentTtlSeconds }: StoreWorkerData): ModeHandlers {
   const events = new StoreEvents();
   const catalog = new CatalogStore(events, SEED_CATALOG);
   const reviews = new ReviewStore(catalog, events, Date.now);
   const users = new UserStore();
+  const addresses = new AddressBook();
+  const carts = new Carts(events);
+  const orders = new OrderStore({ catalog, carts, addresses, currency, paymentTtlMs: orderPaymentTtlSeconds * 1000 });
   return {
     ...catalogCommands(catalog, reviews),
     ...reviewCommands(reviews, catalog),
     ...userCommands(users),
-    ...addressCommands(new AddressBook(), users),
+    ...addressCommands(addresses, users),
     ...wishlistCommands(new WishLists(events), users, catalog),
+    ...cartCommands(carts, users, catalog, currency),
+    ...orderCommands(orders, users),
   };
 }
 
@@ -52,7 +61,7 @@ export class StoreDispatch {
 
   constructor(options: StoreWorkerData) {
     const produkte = new ProdukteStore(SEED_PRODUCTS.map(({ name, price }) => ({ name, price })));
-    this.#handlers = { ...(options.marketplace ? marketplaceMode() : catalogueMode(options)), ...produkteCommands(produkte) };
+    this.#handlers = { ...(options.marketplace ? marketplaceMode(options) : catalogueMode(options)), ...produkteCommands(produkte) };
   }
 
   /** `batch` is checked, not trusted: a front of another version could send anything. */

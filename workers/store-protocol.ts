@@ -16,12 +16,14 @@ import type { ReviewCommand } from './reviews/review-protocol.js';
 import type { CustomerAccount, UserCommand } from './users/user-protocol.js';
 import type { AddressCommand } from './addresses/address-protocol.js';
 import type { WishlistCommand } from './wishlists/wishlist-protocol.js';
+import type { CartCommand } from './carts/cart-protocol.js';
+import type { OrderCommand } from './orders/order-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 3;
+export const STORE_PROTOCOL_VERSION = 4;
 
 /** Every command the store runs: one union member per domain. */
-export type StoreCommand = ProductCommand | ProdukteCommand | CatalogCommand | ReviewCommand | UserCommand | AddressCommand | WishlistCommand;
+export type StoreCommand = ProductCommand | ProdukteCommand | CatalogCommand | ReviewCommand | UserCommand | AddressCommand | WishlistCommand | CartCommand | OrderCommand;
 
 export type StoreCommandKind = StoreCommand['kind'];
 
@@ -66,12 +68,14 @@ export interface StoreWorkerData {
   readonly marketplace: boolean;
   /** ISO 4217 code of prices, carts, orders and payments. */
   readonly currency: string;
+  /** ORDER_PAYMENT_TTL: seconds after placement at which the clock cancels an unpaid order. */
+  readonly orderPaymentTtlSeconds: number;
 }
 
 export function readStoreWorkerData(data: unknown): StoreWorkerData {
-  const { strict, marketplace, currency } = (data ?? {}) as Partial<Record<keyof StoreWorkerData, unknown>>;
-  if (typeof strict !== 'boolean' || typeof marketplace !== 'boolean' || typeof currency !== 'string') {
-    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string }');
+  const { strict, marketplace, currency, orderPaymentTtlSeconds } = (data ?? {}) as Partial<Record<keyof StoreWorkerData, unknown>>;
+  if (typeof strict !== 'boolean' || typeof marketplace !== 'boolean' || typeof currency !== 'string' || typeof orderPaymentTtlSeconds !== 'number') {
+    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number }');
   }
-  return { strict, marketplace, currency };
+  return { strict, marketplace, currency, orderPaymentTtlSeconds };
 }

@@ -26,6 +26,8 @@ export interface ServiceConfig {
   readonly marketplace: boolean;
   /** ISO 4217 code (three capital letters) of prices, carts, orders and payments. */
   readonly currency: string;
+  /** Seconds after placement at which an unpaid order is cancelled by the clock. */
+  readonly orderPaymentTtlSeconds: number;
   readonly logLevel: LogLevel;
   /** One info line per answered request. */
   readonly accessLog: boolean;
@@ -159,6 +161,8 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     strict: booleanSetting('STRICT', setting('STRICT')) || booleanSetting('MARKETPLACE', setting('MARKETPLACE')),
     marketplace: booleanSetting('MARKETPLACE', setting('MARKETPLACE')),
     currency: currencySetting(setting('CURRENCY')),
+    // Up to a year: an order's stock is held that long at most.
+    orderPaymentTtlSeconds: integerSetting('ORDER_PAYMENT_TTL', setting('ORDER_PAYMENT_TTL'), 1800, 1, 366 * 24 * 3600),
     logLevel: logLevelSetting(setting('LOG_LEVEL')),
     accessLog: booleanSetting('ACCESS_LOG', setting('ACCESS_LOG')),
     corsOrigins: corsSetting(setting('CORS_ORIGINS')),

@@ -14,6 +14,7 @@ export const SETTING_NAMES = [
   'STRICT',
   'MARKETPLACE',
   'CURRENCY',
+  'ORDER_PAYMENT_TTL',
   'LOG_LEVEL',
   'ACCESS_LOG',
   'METRICS',

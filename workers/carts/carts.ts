@@ -1,0 +1,84 @@
+import type { StoreEvents } from '../store-events.js';
+
+/** A cart holds at most this many lines; a new line past it is refused (409). */
+export const MAX_CART_LINES = 100;
+
+/** A cart line as the store keeps it: prices are not kept, they are read from the product when the cart is shown. */
+export interface CartLine {
+  readonly productId: number;
+  readonly quantity: number;
+}
+
+/**
+ * Every customer's cart: product id → quantity, in insertion order (setting
+ * an existing key keeps its place, so a changed line stays where it was and
+ * a new one goes last). A reverse index (product → the users whose cart
+ * holds it) lets a deleted product leave every cart at the cost of the carts
+ * that hold it, not of all of them; it changes in the same step as the carts.
+ */
+export class Carts {
+  readonly #byUser = new Map<number, Map<number, number>>();
+  readonly #holders = new Map<number, Set<number>>();
+
+  constructor(events: StoreEvents) {
+    events.onProductDeleted((productId) => this.#forgetProduct(productId));
+  }
+
+  /** The cart's lines, in order. */
+  lines(userId: number): CartLine[] {
+    return Array.from(this.#byUser.get(userId) ?? [], ([productId, quantity]) => ({ productId, quantity }));
+  }
+
+  quantityOf(userId: number, productId: number): number | undefined {
+    return this.#byUser.get(userId)?.get(productId);
+  }
+
+  /** Sets the line's quantity, adding it last when new; `full` when a new line would pass MAX_CART_LINES. */
+  set(userId: number, productId: number, quantity: number): 'set' | 'full' {
+    let cart = this.#byUser.get(userId);
+    if (cart === undefined) {
+      cart = new Map();
+      this.#byUser.set(userId, cart);
+    }
+    if (!cart.has(productId)) {
+      if (cart.size >= MAX_CART_LINES) return 'full';
+      let holders = this.#holders.get(productId);
+      if (holders === undefined) {
+        holders = new Set();
+        this.#holders.set(productId, holders);
+      }
+      holders.add(userId);
+    }
+    cart.set(productId, quantity);
+    return 'set';
+  }
+
+  remove(userId: number, productId: number): boolean {
+    if (this.#byUser.get(userId)?.delete(productId) !== true) return false;
+    this.#forgetHolder(productId, userId);
+    return true;
+  }
+
+  clear(userId: number): void {
+    const cart = this.#byUser.get(userId);
+    if (cart === undefined) return;
+    for (const productId of cart.keys()) this.#forgetHolder(productId, userId);
+    this.#byUser.delete(userId);
+  }
+
+  /** How many users' carts hold the product (for tests of the reverse index). */
+  holderCount(productId: number): number {
+    return this.#holders.get(productId)?.size ?? 0;
+  }
+
+  #forgetHolder(productId: number, userId: number): void {
+    const holders = this.#holders.get(productId);
+    holders?.delete(userId);
+    if (holders?.size === 0) this.#holders.delete(productId);
+  }
+
+  #forgetProduct(productId: number): void {
+    for (const userId of this.#holders.get(productId) ?? []) this.#byUser.get(userId)?.delete(productId);
+    this.#holders.delete(productId);
+  }
+}
