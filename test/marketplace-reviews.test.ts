@@ -2,8 +2,9 @@
  * GET /products/:id/reviews over HTTP (contract section 7): always paged
  * (page 1, 20 a page by default) with X-Total-Count and Link; 404 for an
  * unknown product, before a bad page parameter; page and per_page checked as
- * the search checks them. The reviews in it are tested at the store level
- * (product-details.test.ts): writing them needs the orders.
+ * the search checks them. Lists with reviews in them are tested at the
+ * store level (product-details.test.ts) and, once a review can be written
+ * (it needs a paid order), over HTTP in review-writes-http.test.ts.
  */
 import test from 'ava';
 import { startInProcess, type ServiceUnderTest } from './helpers/service.js';

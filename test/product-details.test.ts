@@ -1,8 +1,8 @@
 /**
  * Product details and the review list at the store's command level, with
- * reviews in them: there is no write route for reviews yet (it needs the
- * orders' verified-purchase rule), so the reviews are written into the state
- * directly and the commands are run as the worker runs them.
+ * reviews in them written into the state directly (the write commands, with
+ * their verified-purchase rule, are tested in review-writes.test.ts), and
+ * the commands run as the worker runs them.
  */
 import test from 'ava';
 import { StoreEvents } from '../workers/store-events.js';

@@ -2,8 +2,8 @@
  * The reviews' state (contract section 7, "Reviews"): ids from one sequence
  * never reused, one review per customer and product, newest first by
  * creation (ties by id descending), rating totals that reach the catalog's
- * rating sort, and a deleted product's reviews gone with it. The write routes
- * come with the orders; the state's write methods are tested here.
+ * rating sort, and a deleted product's reviews gone with it. The commands
+ * and routes built on these methods are tested in review-writes*.test.ts.
  */
 import test from 'ava';
 import { StoreEvents } from '../workers/store-events.js';

@@ -1,20 +1,37 @@
 import type { ReviewCommand } from '../../workers/reviews/review-protocol.js';
-import { routesOf } from '../auth/identity.js';
+import { customersOnly, type UserRouteDeclaration } from '../auth/access.js';
+import { routesOf, type ServiceRoute } from '../auth/identity.js';
 import { readReviewPage } from './review-parameters.js';
+import { validateReview } from './review-input.js';
+import { customerOrAdmin, deleterOf } from './review-access.js';
 
 const route = routesOf<ReviewCommand>();
 
 /**
- * The reviews' routes (contract section 7, "Reviews"). Writing a review
- * needs the verified-purchase rule, so POST, PUT and DELETE join with the
- * orders.
+ * A review write by a customer (POST, PUT): a Bearer token whatever PROTECT
+ * says, since the review is someone's, and `customersOnly`, which refuses
+ * administrators (they do not write reviews) and hands the action the
+ * customer's id as `ids.userId`.
+ */
+function customerRoute<Body, Ids extends string>(declaration: UserRouteDeclaration<ReviewCommand, Body, Ids, undefined>): ServiceRoute<ReviewCommand, unknown, string, unknown> {
+  return { ...declaration, protection: 'bearer-always', authorize: customersOnly };
+}
+
+const reviewBody = { validate: validateReview, quoteParseError: true } as const;
+const productId = { id: 'PRODUCT_NOT_FOUND' } as const;
+const productAndReviewIds = { id: 'PRODUCT_NOT_FOUND', reviewId: 'REVIEW_NOT_FOUND' } as const;
+
+/**
+ * The reviews' routes (contract section 7, "Reviews"). A review that is not
+ * of the path's product, or not the calling customer's, is not found (404):
+ * ids tell nothing of other customers' reviews.
  */
 export const reviewRoutes = [
   route({
     method: 'GET',
     path: '/products/:id/reviews',
     summary: "A product's reviews, newest first, a page at a time (20 by default), with X-Total-Count and Link",
-    ids: { id: 'PRODUCT_NOT_FOUND' },
+    ids: productId,
     query: { validate: readReviewPage },
     // A bad page parameter on an unknown product is 404: the smallest page of the list says whether the product exists.
     probe: ({ ids }) => ({ kind: 'review.list', productId: ids.id, page: { page: 1, perPage: 1 } }),
@@ -23,5 +40,32 @@ export const reviewRoutes = [
       status: 200,
       listing: ({ query }) => ({ kind: 'paged', ...query }),
     },
+  }),
+  customerRoute({
+    method: 'POST',
+    path: '/products/:id/reviews',
+    summary: 'Review a product the customer bought (one review per customer and product)',
+    body: reviewBody,
+    ids: productId,
+    probe: ({ ids }) => ({ kind: 'review.probe', productId: ids.id, userId: ids.userId }),
+    action: { store: ({ ids, body }) => ({ kind: 'review.create', productId: ids.id, userId: ids.userId, fields: body }), status: 201 },
+  }),
+  customerRoute({
+    method: 'PUT',
+    path: '/products/:id/reviews/:reviewId',
+    summary: "Replace the rating, title and body of the customer's own review",
+    body: reviewBody,
+    ids: productAndReviewIds,
+    probe: ({ ids }) => ({ kind: 'review.probe', productId: ids.id, userId: ids.userId, reviewId: ids.reviewId }),
+    action: { store: ({ ids, body }) => ({ kind: 'review.replace', productId: ids.id, reviewId: ids.reviewId, userId: ids.userId, fields: body }), status: 200 },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/products/:id/reviews/:reviewId',
+    summary: 'Delete a review: its author, or an administrator',
+    protection: 'bearer-always',
+    authorize: customerOrAdmin,
+    ids: productAndReviewIds,
+    action: { store: ({ ids, caller }) => ({ kind: 'review.delete', productId: ids.id, reviewId: ids.reviewId, by: deleterOf(caller) }), status: 204 },
   }),
 ];
