@@ -11,6 +11,7 @@ import { SEED_CATALOG } from './products/seed-catalog.js';
 import { catalogCommands } from './products/catalog-commands.js';
 import { ReviewStore } from './reviews/review-store.js';
 import { reviewCommands } from './reviews/review-commands.js';
+import { reviewCreateCommand } from './reviews/review-create-command.js';
 import { UserStore } from './users/user-store.js';
 import { userCommands } from './users/user-commands.js';
 import { AddressBook } from './addresses/address-book.js';
@@ -42,6 +43,7 @@ function marketplaceMode({ currency, orderPaymentTtlSeconds }: StoreWorkerData):
   return {
     ...catalogCommands(catalog, reviews),
     ...reviewCommands(reviews, catalog),
+    ...reviewCreateCommand(reviews, catalog, users, orders),
     ...userCommands(users),
     ...addressCommands(addresses, users),
     ...wishlistCommands(new WishLists(events), users, catalog),
