@@ -17,6 +17,11 @@ import { AddressBook } from './addresses/address-book.js';
 import { addressCommands } from './addresses/address-commands.js';
 import { WishLists } from './wishlists/wish-lists.js';
 import { wishlistCommands } from './wishlists/wishlist-commands.js';
+import type { OrderPayments } from './orders/order-ports.js';
+import { IdempotencyKeys } from './idempotency/idempotency-keys.js';
+import { idempotencyCommands } from './idempotency/idempotency-commands.js';
+import { PaymentLedger } from './payments/payment-ledger.js';
+import { paymentCommands } from './payments/payment-commands.js';
 
 /** The handlers of one mode; a command of the other mode is unknown there. */
 type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
@@ -26,19 +31,40 @@ function catalogueMode(options: StoreWorkerData): ModeHandlers {
   return { ...productCommands(new ProductStore(options.strict ? 'highest-plus-one' : 'count-plus-one', SEED_PRODUCTS)) };
 }
 
+/**
+ * Parts of the shop that one domain provides to another across the seams of
+ * workers/orders/order-ports.ts. `orders` is the order store's side of a
+ * charge; until the orders domain is part of the store it comes only from
+ * tests (a fake), and without it the payment commands are not served.
+ */
+export interface StoreSeams {
+  readonly orders?: OrderPayments;
+}
+
 /** Section 7: the shop, its domains sharing one event bus so a write's consequences land in the same command. */
-function marketplaceMode(): ModeHandlers {
+function marketplaceMode(seams: StoreSeams): ModeHandlers {
   const events = new StoreEvents();
   const catalog = new CatalogStore(events, SEED_CATALOG);
   const reviews = new ReviewStore(catalog, events, Date.now);
   const users = new UserStore();
-  return {
+  const keys = new IdempotencyKeys(Date.now);
+  const domains: ModeHandlers = {
     ...catalogCommands(catalog, reviews),
     ...reviewCommands(reviews, catalog),
     ...userCommands(users),
     ...addressCommands(new AddressBook(), users),
     ...wishlistCommands(new WishLists(events), users, catalog),
+    ...(seams.orders === undefined ? {} : paymentCommands(new PaymentLedger(seams.orders), keys)),
   };
+  // Any domain's command may run under an idempotency key (a route that declares one).
+  return { ...domains, ...idempotencyCommands(keys, (command) => handlerOf(domains, command)(command)) };
+}
+
+/** The handler of a command's kind; Object.hasOwn: a kind such as `__proto__` or `toString` is no command. */
+function handlerOf(handlers: ModeHandlers, command: StoreCommand): (command: StoreCommand) => StoreResult {
+  const handler = Object.hasOwn(handlers, command.kind) ? (handlers[command.kind] as ((command: StoreCommand) => StoreResult) | undefined) : undefined;
+  if (handler === undefined) throw new Error(`unknown store command ${JSON.stringify((command as { kind?: unknown }).kind)}`);
+  return handler;
 }
 
 /**
@@ -50,9 +76,9 @@ function marketplaceMode(): ModeHandlers {
 export class StoreDispatch {
   readonly #handlers: ModeHandlers;
 
-  constructor(options: StoreWorkerData) {
+  constructor(options: StoreWorkerData, seams: StoreSeams = {}) {
     const produkte = new ProdukteStore(SEED_PRODUCTS.map(({ name, price }) => ({ name, price })));
-    this.#handlers = { ...(options.marketplace ? marketplaceMode() : catalogueMode(options)), ...produkteCommands(produkte) };
+    this.#handlers = { ...(options.marketplace ? marketplaceMode(seams) : catalogueMode(options)), ...produkteCommands(produkte) };
   }
 
   /** `batch` is checked, not trusted: a front of another version could send anything. */
@@ -66,10 +92,7 @@ export class StoreDispatch {
 
   executeSafely(command: StoreCommand): StoreResult {
     try {
-      // Object.hasOwn: a kind such as `__proto__` or `toString` is no command.
-      const handler = Object.hasOwn(this.#handlers, command.kind) ? (this.#handlers[command.kind] as ((command: StoreCommand) => StoreResult) | undefined) : undefined;
-      if (handler === undefined) throw new Error(`unknown store command ${JSON.stringify((command as { kind?: unknown }).kind)}`);
-      return handler(command);
+      return handlerOf(this.#handlers, command)(command);
     } catch (error) {
       return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
     }
