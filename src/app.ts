@@ -11,9 +11,10 @@ import { createCors } from './http/cors.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
 import type { DrainState } from './http/drain.js';
-import { createRouteRunner, type ListingRequest } from './http/route-runner.js';
+import { createRouteRunner } from './http/route-runner.js';
 import { createRouter } from './http/router.js';
-import { storeReplyToHttp } from './store/store-replies.js';
+import { routeDispatch } from './store/route-dispatch.js';
+import { IDEMPOTENCY_ERRORS } from './store/idempotency-errors.js';
 import type { Identity } from './auth/identity.js';
 import { loadAuthConfig } from './auth/auth-config.js';
 import { AUTH_ERRORS } from './auth/auth-errors.js';
@@ -47,6 +48,10 @@ import { CART_ERRORS } from './cart/cart-errors.js';
 import { cartRoutes } from './cart/cart-routes.js';
 import { ORDER_ERRORS } from './orders/order-errors.js';
 import { adminOrderRoutes, orderRoutes } from './orders/order-routes.js';
+import { PAYMENT_ERRORS } from './payments/payment-errors.js';
+import { paymentRoutes } from './payments/payment-routes.js';
+import type { CardProcessor } from './payments/card-processor.js';
+import { SimulatedCardProcessor } from './payments/simulated-card-processor.js';
 
 export interface AppParts {
   readonly config: ServiceConfig;
@@ -55,6 +60,8 @@ export interface AppParts {
   readonly drain: DrainState;
   /** Present when METRICS is on: GET /metrics and the counting behind it. */
   readonly metrics?: ServiceMetrics;
+  /** Who charges cards; the simulated processor unless another is given. */
+  readonly cardProcessor?: CardProcessor;
 }
 
 /** Every domain's error table; a code declared twice stops start-up. */
@@ -71,6 +78,8 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
     WISHLIST_ERRORS,
     CART_ERRORS,
     ORDER_ERRORS,
+    IDEMPOTENCY_ERRORS,
+    PAYMENT_ERRORS,
   ]);
 }
 
@@ -79,7 +88,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
  * its guard, run by one runner. Throws ConfigError when the protection
  * settings are wrong or PROTECT names a route that does not exist.
  */
-export function createApp({ config, store, log, drain, metrics }: AppParts): RequestListener {
+export function createApp({ config, store, log, drain, metrics, cardProcessor = new SimulatedCardProcessor() }: AppParts): RequestListener {
   const auth = loadAuthConfig(config.auth, { marketplace: config.marketplace });
   const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds, { roles: config.marketplace });
   const gate = new HashGate({ concurrency: auth.hashConcurrency, queueLimit: auth.hashQueueLimit });
@@ -87,12 +96,13 @@ export function createApp({ config, store, log, drain, metrics }: AppParts): Req
   // customer's recent /login must not let their password pass a Basic guard (as an administrator).
   const passwordCheck = (accounts: AccountDirectory = auth.users, decoy: StoredPassword = auth.users.decoy) =>
     new PasswordCheck({ accounts, decoy, throttle: new LoginThrottle({ maxFailures: auth.loginMaxFailures }), gate, verified: new VerifiedCredentials() });
-  const dispatch = async (command: StoreCommand, status: 200 | 201 | 204, listing?: ListingRequest) => storeReplyToHttp(await store.send(command), status, log, listing);
+  const dispatch = routeDispatch(store, log);
   // In the shop, /login knows customers too; an unknown email costs an scrypt hash like a known one.
   const loginPasswords = config.marketplace ? passwordCheck(firstOf(auth.users, customerDirectory(store)), scryptDecoy(config.auth.hashCost)) : passwordCheck();
   const registration = { gate, throttle: new RegisterThrottle({ maxPerHour: config.auth.registerMaxPerHour }), accountNames: auth.users, dispatch, hashCost: config.auth.hashCost };
   // Off, the service is sections 1 to 6 exactly; on, section 7's routes join and /products is the shop's.
-  const marketplace = config.marketplace ? [...catalogRoutes, ...reviewRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes, ...cartRoutes, ...orderRoutes, ...adminOrderRoutes] : [...productRoutes];
+  const shop = [...catalogRoutes, ...reviewRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes, ...cartRoutes, ...orderRoutes, ...adminOrderRoutes, ...paymentRoutes({ store, processor: cardProcessor, log })];
+  const marketplace = config.marketplace ? shop : [...productRoutes];
   const observability = metrics === undefined ? [] : metricsRoutes(metrics.registry);
   const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: loginPasswords, tokens }), ...healthRoutes, ...observability];
 

@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { closeGracefully, createServer, listen } from './http/server.js';
 import { startOrderClock } from './orders/order-clock.js';
+import type { CardProcessor } from './payments/card-processor.js';
 
 export interface ServiceHandle {
   /** Where the API answers, BASE_PATH included: `http://127.0.0.1:3000/api`. */
@@ -21,6 +22,8 @@ export interface ServiceStartOptions {
   readonly onStoreLost: () => void;
   /** The built store worker; tests running the front from source point it at dist/. */
   readonly worker?: StoreWorkerLocation;
+  /** Who charges cards (tests: a slow or failing one); the simulated processor by default. */
+  readonly cardProcessor?: CardProcessor;
 }
 
 /**
@@ -44,7 +47,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   const clock = config.marketplace ? startOrderClock(store, log) : undefined;
   const metrics = config.metrics ? createServiceMetrics(store) : undefined;
   try {
-    const server = createServer(config, createApp({ config, store, log, drain, ...(metrics === undefined ? {} : { metrics }) }));
+    const server = createServer(config, createApp({ config, store, log, drain, ...(metrics === undefined ? {} : { metrics }), ...(options.cardProcessor === undefined ? {} : { cardProcessor: options.cardProcessor }) }));
     const url = await listen(server, config);
     return {
       url,

@@ -21,7 +21,9 @@ import {
 
 const USERS = 'alice:secret,bob:pw,carol:pa:ss:word';
 const PROTECT = 'POST /products=basic,GET /produkte/:id=basic,DELETE /produkte/:id=basic';
-const SETTINGS = { env: { AUTH_USERS: USERS, PROTECT } };
+// Failed Basic attempts are throttled (LOGIN_MAX_FAILURES, tested in password-hash-flood.test.ts);
+// here the shared service takes many wrong passwords on purpose, so throttling is off.
+const SETTINGS = { env: { AUTH_USERS: USERS, PROTECT, LOGIN_MAX_FAILURES: '0' } };
 
 const newProduct = { name: 'Milk Frother', description: 'Handheld whisk with a stainless steel stand', price: 14.9 };
 

@@ -22,7 +22,7 @@ test('a listed origin may read, with Vary: Origin, the exposed headers and crede
   t.is(allowed.headers.get('access-control-allow-origin'), SHOP);
   t.is(allowed.headers.get('vary'), 'Origin');
   t.is(allowed.headers.get('access-control-allow-credentials'), 'true');
-  t.is(allowed.headers.get('access-control-expose-headers'), 'X-Total-Count, Link, ETag, X-Request-Id');
+  t.is(allowed.headers.get('access-control-expose-headers'), 'X-Total-Count, Link, ETag, X-Request-Id, Idempotent-Replayed');
   const other = await call(service, 'GET', '/products/1', undefined, { origin: 'https://evil.example' });
   t.is(other.status, 200);
   t.is(other.headers.get('access-control-allow-origin'), null);

@@ -22,6 +22,11 @@ import { Carts } from './carts/carts.js';
 import { cartCommands } from './carts/cart-commands.js';
 import { OrderStore } from './orders/order-store.js';
 import { orderCommands } from './orders/order-commands.js';
+import type { OrderPayments } from './orders/order-ports.js';
+import { IdempotencyKeys } from './idempotency/idempotency-keys.js';
+import { idempotencyCommands } from './idempotency/idempotency-commands.js';
+import { PaymentLedger } from './payments/payment-ledger.js';
+import { paymentCommands } from './payments/payment-commands.js';
 
 /** The handlers of one mode; a command of the other mode is unknown there. */
 type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
@@ -31,8 +36,18 @@ function catalogueMode(options: StoreWorkerData): ModeHandlers {
   return { ...productCommands(new ProductStore(options.strict ? 'highest-plus-one' : 'count-plus-one', SEED_PRODUCTS)) };
 }
 
+/**
+ * Parts of the shop that one domain provides to another across the seams of
+ * workers/orders/order-ports.ts. `orders` is the order store's side of a
+ * charge; until the orders domain is part of the store it comes only from
+ * tests (a fake), and without it the payment commands are not served.
+ */
+export interface StoreSeams {
+  readonly orders?: OrderPayments;
+}
+
 /** Section 7: the shop, its domains sharing one event bus so a write's consequences land in the same command. */
-function marketplaceMode({ currency, orderPaymentTtlSeconds }: StoreWorkerData): ModeHandlers {
+function marketplaceMode({ currency, orderPaymentTtlSeconds }: StoreWorkerData, seams: StoreSeams): ModeHandlers {
   const events = new StoreEvents();
   const catalog = new CatalogStore(events, SEED_CATALOG);
   const reviews = new ReviewStore(catalog, events, Date.now);
@@ -40,7 +55,8 @@ function marketplaceMode({ currency, orderPaymentTtlSeconds }: StoreWorkerData):
   const addresses = new AddressBook();
   const carts = new Carts(events);
   const orders = new OrderStore({ catalog, carts, addresses, currency, paymentTtlMs: orderPaymentTtlSeconds * 1000 });
-  return {
+  const keys = new IdempotencyKeys(Date.now);
+  const domains: ModeHandlers = {
     ...catalogCommands(catalog, reviews),
     ...reviewCommands(reviews, catalog),
     ...reviewCreateCommand(reviews, catalog, users, orders),
@@ -49,7 +65,17 @@ function marketplaceMode({ currency, orderPaymentTtlSeconds }: StoreWorkerData):
     ...wishlistCommands(new WishLists(events), users, catalog),
     ...cartCommands(carts, users, catalog, currency),
     ...orderCommands(orders, users),
+    ...paymentCommands(new PaymentLedger(seams.orders ?? orders), keys),
   };
+  // Any domain's command may run under an idempotency key (a route that declares one).
+  return { ...domains, ...idempotencyCommands(keys, (command) => handlerOf(domains, command)(command)) };
+}
+
+/** The handler of a command's kind; Object.hasOwn: a kind such as `__proto__` or `toString` is no command. */
+function handlerOf(handlers: ModeHandlers, command: StoreCommand): (command: StoreCommand) => StoreResult {
+  const handler = Object.hasOwn(handlers, command.kind) ? (handlers[command.kind] as ((command: StoreCommand) => StoreResult) | undefined) : undefined;
+  if (handler === undefined) throw new Error(`unknown store command ${JSON.stringify((command as { kind?: unknown }).kind)}`);
+  return handler;
 }
 
 /**
@@ -61,9 +87,9 @@ function marketplaceMode({ currency, orderPaymentTtlSeconds }: StoreWorkerData):
 export class StoreDispatch {
   readonly #handlers: ModeHandlers;
 
-  constructor(options: StoreWorkerData) {
+  constructor(options: StoreWorkerData, seams: StoreSeams = {}) {
     const produkte = new ProdukteStore(SEED_PRODUCTS.map(({ name, price }) => ({ name, price })));
-    this.#handlers = { ...(options.marketplace ? marketplaceMode(options) : catalogueMode(options)), ...produkteCommands(produkte) };
+    this.#handlers = { ...(options.marketplace ? marketplaceMode(options, seams) : catalogueMode(options)), ...produkteCommands(produkte) };
   }
 
   /** `batch` is checked, not trusted: a front of another version could send anything. */
@@ -77,10 +103,7 @@ export class StoreDispatch {
 
   executeSafely(command: StoreCommand): StoreResult {
     try {
-      // Object.hasOwn: a kind such as `__proto__` or `toString` is no command.
-      const handler = Object.hasOwn(this.#handlers, command.kind) ? (this.#handlers[command.kind] as ((command: StoreCommand) => StoreResult) | undefined) : undefined;
-      if (handler === undefined) throw new Error(`unknown store command ${JSON.stringify((command as { kind?: unknown }).kind)}`);
-      return handler(command);
+      return handlerOf(this.#handlers, command)(command);
     } catch (error) {
       return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
     }

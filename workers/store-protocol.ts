@@ -18,12 +18,25 @@ import type { AddressCommand } from './addresses/address-protocol.js';
 import type { WishlistCommand } from './wishlists/wishlist-protocol.js';
 import type { CartCommand } from './carts/cart-protocol.js';
 import type { OrderCommand } from './orders/order-protocol.js';
+import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-protocol.js';
+import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 4;
+export const STORE_PROTOCOL_VERSION = 5;
 
-/** Every command the store runs: one union member per domain. */
-export type StoreCommand = ProductCommand | ProdukteCommand | CatalogCommand | ReviewCommand | UserCommand | AddressCommand | WishlistCommand | CartCommand | OrderCommand;
+/** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
+export type StoreCommand =
+  | ProductCommand
+  | ProdukteCommand
+  | CatalogCommand
+  | ReviewCommand
+  | UserCommand
+  | AddressCommand
+  | WishlistCommand
+  | CartCommand
+  | OrderCommand
+  | PaymentCommand
+  | IdempotentRun<StoreCommand>;
 
 export type StoreCommandKind = StoreCommand['kind'];
 
@@ -57,6 +70,10 @@ export type StoreResult =
   | { readonly kind: 'refused'; readonly code: string; readonly message?: string }
   /** A customer's login details (users.account): for the front's password check only, never an HTTP body. */
   | { readonly kind: 'account'; readonly account: CustomerAccount }
+  /** A request repeating an answered Idempotency-Key: its first answer, to be written again. */
+  | { readonly kind: 'replayed'; readonly answer: RememberedAnswer }
+  /** A charge began (payments.begin): what the front asks the card processor for, never an HTTP body. */
+  | { readonly kind: 'charging'; readonly charge: ChargeStarted }
   /** The command threw inside the worker; the store is unchanged by it. */
   | { readonly kind: 'failed'; readonly reason: string };
 

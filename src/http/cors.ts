@@ -11,7 +11,7 @@ import type { CorsOrigins } from '../config/load-config.js';
  * list of origins, never with `*`, as browsers require.
  */
 
-const EXPOSED = 'X-Total-Count, Link, ETag, X-Request-Id';
+const EXPOSED = 'X-Total-Count, Link, ETag, X-Request-Id, Idempotent-Replayed';
 const ALLOWED_REQUEST_HEADERS = 'Content-Type, Authorization, X-Api-Key, If-Match, If-None-Match, Idempotency-Key, X-Request-Id';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 

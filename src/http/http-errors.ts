@@ -14,8 +14,8 @@ export interface HttpErrorSpec {
   readonly format?: 'text';
   /** Headers every answer with this error carries, as a flat list: name, value, ... */
   readonly headers?: readonly string[];
-  /** The body also says `"code": 400`: the seed's body-parse error. */
-  readonly bodyCode?: 400;
+  /** The body also says `"code": ...`: 400 for the seed's body-parse error, a reason such as `card_declined` for a payment's 402. */
+  readonly bodyCode?: 400 | string;
 }
 
 export type HttpErrorTable = Readonly<Record<string, HttpErrorSpec>>;
@@ -37,6 +37,8 @@ export function transportErrors(parseErrorStatus: 200 | 400) {
     BODY_TOO_LARGE: { status: 413, message: 'Request body is too large', headers: ['connection', 'close'] },
     UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
     BODY_NOT_JSON: { status: parseErrorStatus, message: 'Request body is not valid JSON', bodyCode: 400 },
+    IDEMPOTENCY_KEY_MISSING: { status: 400, message: 'The Idempotency-Key header is required: a unique key of 1 to 255 characters per request' },
+    IDEMPOTENCY_KEY_INVALID: { status: 400, message: 'The Idempotency-Key header must be 1 to 255 characters' },
     STORE_BUSY: { status: 503, message: 'The store is busy; retry shortly', headers: ['retry-after', String(STORE_BUSY_RETRY_AFTER_SECONDS)] },
     INTERNAL: { status: 500, message: 'Internal server error' },
   } as const satisfies HttpErrorTable;

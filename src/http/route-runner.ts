@@ -6,7 +6,8 @@ import { errorReply, type Reply } from './reply.js';
 import { readJsonBody } from './request-body.js';
 import type { ReplyWriter } from './response-writer.js';
 import type { Exchange } from './exchange.js';
-import type { Listing, ResolvedRoute, RouteInput } from './route.js';
+import type { IdempotencyClaim, Listing, ResolvedRoute, RouteInput } from './route.js';
+import { createClaimMaker, readIdempotencyKey, scopeOf } from './idempotency-key.js';
 
 /** A list answer's paging and the request URL its links start from. */
 export interface ListingRequest {
@@ -16,8 +17,12 @@ export interface ListingRequest {
 
 export interface RouteRunnerParts<Command> {
   readonly bodyLimit: number;
-  /** Sends a command to the store; its answer as a reply, with `status` on success and list headers when asked. */
-  readonly dispatch: (command: Command, status: 200 | 201 | 204, listing?: ListingRequest) => Promise<Reply>;
+  /**
+   * Sends a command to the store, under the request's idempotency key when it
+   * carried one; its answer as a reply, with `status` on success and list
+   * headers when asked.
+   */
+  readonly dispatch: (command: Command, status: 200 | 201 | 204, listing?: ListingRequest, idempotency?: IdempotencyClaim) => Promise<Reply>;
   readonly write: ReplyWriter;
   readonly log: Logger;
 }
@@ -42,10 +47,12 @@ function queryOf(url: string | undefined): string {
  * The stages every route runs, in the contract's order, each returning early
  * with its answer: protection (an unauthenticated caller's body is never
  * read), access (roles and ownership, 403), the body (415, 413, parse
- * error), the id parameters (404), the body's and the query's values (400,
- * after the probe's 404), then the action.
+ * error), the id parameters (404), the body's, the query's and the
+ * Idempotency-Key's values (400, after the probe's 404), then the action.
  */
 export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write, log }: RouteRunnerParts<Command>): RouteRunner<Caller, Command> {
+  const claimOf = createClaimMaker();
+
   async function stages(route: ResolvedRoute<Caller, Command>, req: IncomingMessage, params: Readonly<Record<string, string | undefined>>): Promise<Reply | undefined> {
     const { definition, guard } = route;
 
@@ -91,7 +98,8 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
     const bare: RouteInput<Caller, undefined, string, undefined> = { req, params, ids, body: undefined, query: undefined, caller };
     const judgedBody = definition.body?.validate(body);
     const judgedQuery = definition.query?.validate(new URLSearchParams(queryOf(req.url)));
-    const invalid = judgedBody?.ok === false ? judgedBody.error : judgedQuery?.ok === false ? judgedQuery.error : undefined;
+    const judgedKey = definition.idempotency === undefined ? undefined : readIdempotencyKey(req.headers, definition.idempotency);
+    const invalid = judgedBody?.ok === false ? judgedBody.error : judgedQuery?.ok === false ? judgedQuery.error : judgedKey?.ok === false ? judgedKey.error : undefined;
     if (invalid !== undefined) {
       if (definition.probe !== undefined) {
         const found = await dispatch(definition.probe(bare), 200);
@@ -99,12 +107,20 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
       }
       return invalid;
     }
-    const input: RouteInput<Caller, unknown> = { ...bare, body: judgedBody?.ok ? judgedBody.value : undefined, query: judgedQuery?.ok ? judgedQuery.value : undefined };
+    // The claim's fingerprint is of the body as parsed, not as validated: an unknown key makes another body.
+    const key = judgedKey?.ok === true ? judgedKey.value : undefined;
+    const claim = key === undefined ? undefined : claimOf(key, scopeOf(definition.method, definition.path, ids, params), body);
+    const input: RouteInput<Caller, unknown> = {
+      ...bare,
+      body: judgedBody?.ok ? judgedBody.value : undefined,
+      query: judgedQuery?.ok ? judgedQuery.value : undefined,
+      ...(claim === undefined ? {} : { idempotency: claim }),
+    };
 
     const { action } = definition;
     if (!('store' in action)) return action.handle(input);
     const listing: Listing | undefined = action.listing?.(input);
-    return dispatch(action.store(input), action.status, listing === undefined ? undefined : { listing, url: req.url ?? '/' });
+    return dispatch(action.store(input), action.status, listing === undefined ? undefined : { listing, url: req.url ?? '/' }, claim);
   }
 
   return (route, req, res, params, exchange) => {

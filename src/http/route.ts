@@ -17,6 +17,22 @@ export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type Validated<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ErrorReply };
 
+/** How a route takes the Idempotency-Key header: `required` answers 400 without one. */
+export type IdempotencyMode = 'required' | 'optional';
+
+/**
+ * A request's Idempotency-Key and what it names (src/http/idempotency-key.ts
+ * makes it). The same shape as the store's (workers/idempotency/idempotency-protocol.ts),
+ * which the transport may not import.
+ */
+export interface IdempotencyClaim {
+  readonly key: string;
+  /** The method and the path with its ids resolved: `POST /users/7/orders/3/payments`. */
+  readonly scope: string;
+  /** A keyed hash of the body's canonical JSON (key order aside). */
+  readonly fingerprint: string;
+}
+
 /** What the stages hand to a route's action. */
 export interface RouteInput<Caller, Body, Ids extends string = string, Query = unknown> {
   readonly req: IncomingMessage;
@@ -30,6 +46,8 @@ export interface RouteInput<Caller, Body, Ids extends string = string, Query = u
   readonly query: Query;
   /** Set when the route is protected and the caller proved who they are. */
   readonly caller: Caller | undefined;
+  /** Set when the route declares `idempotency` and the request carried a key. */
+  readonly idempotency?: IdempotencyClaim;
 }
 
 /** What an access rule sees: who calls, how, and on which path parameters. */
@@ -102,6 +120,17 @@ export interface RouteDefinition<Caller, Command, Body = undefined, Ids extends 
    * the contract puts 404 before 400.
    */
   probe?(input: RouteInput<Caller, undefined, Ids, undefined>): Command;
+  /**
+   * Takes an Idempotency-Key header (400 when malformed, or when required and
+   * absent, after the probe's 404). A repeat of an answered request (same
+   * key, method, path with ids resolved, and body as parsed JSON) gets the
+   * first answer again with `Idempotent-Replayed: true`; another body under
+   * the key is 422. A store action's command runs under the key in one store
+   * step; a handler receives the claim as `idempotency` and settles it in its
+   * own commands. Keys are scoped by the path, so declare it only where the
+   * path names its owner (/users/:userId/...).
+   */
+  readonly idempotency?: IdempotencyMode;
   readonly action: RouteAction<Caller, Command, Body, Ids, Query>;
 }
 

@@ -19,6 +19,8 @@ export const orderRoutes = [
     path: '/users/:userId/orders',
     summary: 'Place the cart as an order, in one step: stock taken, lines, prices and address copied, cart emptied',
     body: { validate: validatePlacement, quoteParseError: true },
+    // A retried placement with the same key answers the first order again instead of placing a second.
+    idempotency: 'optional',
     probe: ({ ids }) => ({ kind: 'orders.probe', userId: ids.userId, orderId: null }),
     action: { store: ({ ids, body }) => ({ kind: 'orders.place', userId: ids.userId, addressId: body }), status: 201 },
   }),

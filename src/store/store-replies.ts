@@ -4,9 +4,24 @@ import type { TransportErrorCode } from '../http/http-errors.js';
 import { listHeaders } from '../http/list-headers.js';
 import type { ListingRequest } from '../http/route-runner.js';
 import type { StoreReply } from './store-client.js';
+import type { RememberedAnswer } from '../../workers/idempotency/idempotency-protocol.js';
 
 const STORE_BUSY = errorReply('STORE_BUSY' satisfies TransportErrorCode);
 const INTERNAL = errorReply('INTERNAL' satisfies TransportErrorCode);
+/** The header that tells a client its request was answered from memory (an Idempotency-Key repeated). */
+const REPLAYED = ['idempotent-replayed', 'true'];
+
+/** A remembered first answer, written again as it was, marked as a replay. */
+function replayed(answer: RememberedAnswer): Reply {
+  switch (answer.kind) {
+    case 'json':
+      return jsonReply(answer.status, answer.body, REPLAYED);
+    case 'empty':
+      return emptyReply(answer.status, REPLAYED);
+    case 'error':
+      return errorReply(answer.code, answer.message === undefined ? { headers: REPLAYED } : { message: answer.message, headers: REPLAYED });
+  }
+}
 
 /** The store's answer as HTTP: the one place store results become statuses. */
 export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 204, log: Logger, listing?: ListingRequest): Reply {
@@ -23,9 +38,15 @@ export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 2
       return reply.message === undefined ? errorReply(reply.code) : errorReply(reply.code, { message: reply.message });
     case 'busy':
       return STORE_BUSY;
+    case 'replayed':
+      return replayed(reply.answer);
     case 'account':
       // A login lookup answers the front's password check, never a route: logged without its contents.
       log.error('store answered account details to an HTTP route');
+      return INTERNAL;
+    case 'charging':
+      // A charge's start is for the payment flow in the front, which never hands it here.
+      log.error('store answered a charge start to an HTTP route');
       return INTERNAL;
     case 'failed':
       log.error('store command failed', { reason: reply.reason });

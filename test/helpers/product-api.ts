@@ -4,7 +4,7 @@
  * headers, the raw body text and the parsed body together.
  */
 import type { ExecutionContext } from 'ava';
-import { rawRequest, startInProcess, type RawResponse, type ServiceOptions, type ServiceUnderTest } from './service.js';
+import { rawRequest, startInProcess, type InProcessOptions, type RawResponse, type ServiceUnderTest } from './service.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -28,7 +28,7 @@ export interface Produkt {
  * see each other's changes, and ava runs a file's tests concurrently. It runs
  * in the test process (see startInProcess), with its own store worker.
  */
-export async function ownService(t: ExecutionContext, options: ServiceOptions = {}): Promise<ServiceUnderTest> {
+export async function ownService(t: ExecutionContext, options: InProcessOptions = {}): Promise<ServiceUnderTest> {
   const service = await startInProcess(options);
   t.teardown(async () => {
     await service.stop();

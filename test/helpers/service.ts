@@ -19,6 +19,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { settingLookup } from '../../src/config/settings.js';
 import { createLogger } from '../../src/log/logger.js';
 import { startService as startServiceInProcess } from '../../src/service.js';
+import type { CardProcessor } from '../../src/payments/card-processor.js';
 
 export const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
@@ -28,6 +29,12 @@ export const PROCESS_CEILING_MS = 60_000;
 export interface ServiceOptions {
   readonly env?: Readonly<Record<string, string>>;
   readonly args?: readonly string[];
+}
+
+/** What only a service inside the test process can be given: objects. */
+export interface InProcessOptions extends ServiceOptions {
+  /** A card processor the test controls (slow, failing); the simulated one by default. */
+  readonly cardProcessor?: CardProcessor;
 }
 
 /** What every test needs of a running service, in-process or not. */
@@ -109,12 +116,13 @@ const BUILT_WORKER = new URL('../../dist/store-worker.js', import.meta.url);
  * from `env` and `args` exactly as the binary reads them (the test process's
  * own environment is never consulted); log lines are kept for stderr().
  */
-export async function startInProcess(options: ServiceOptions = {}): Promise<ServiceUnderTest> {
+export async function startInProcess(options: InProcessOptions = {}): Promise<ServiceUnderTest> {
   const config = loadConfig(settingLookup({ LOG_LEVEL: 'warn', ...options.env }, ['--port', '0', ...(options.args ?? [])]));
   let logs = '';
   const log = createLogger(config.logLevel, (line) => (logs += line));
   const handle = await startServiceInProcess(config, log, {
     worker: { filename: BUILT_WORKER, execArgv: [] },
+    ...(options.cardProcessor === undefined ? {} : { cardProcessor: options.cardProcessor }),
     onStoreLost: () => {
       logs += 'store worker lost\n';
     },

@@ -10,6 +10,8 @@ export type ChargeStart =
   | { readonly kind: 'refused'; readonly code: 'ORDER_NOT_FOUND' | 'ORDER_NOT_PAYABLE' | 'CHARGE_IN_PROGRESS' };
 
 export interface OrderPayments {
+  /** Whether the customer has this order (read only: a payment's 404 comes before its 400). */
+  hasOrder(userId: number, orderId: number): boolean;
   /** Starts a charge of the order's total; at most one charge is out per order. */
   beginCharge(userId: number, orderId: number): ChargeStart;
   /** Ends the charge begun for the order: succeeded, the order becomes paid; declined, it stays pending and may be paid again. */

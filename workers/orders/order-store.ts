@@ -121,6 +121,10 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
   }
 
   /** Any user's order (administrators). */
+  hasOrder(userId: number, orderId: number): boolean {
+    return this.find(userId, orderId) !== undefined;
+  }
+
   get(orderId: number): OrderRecord | undefined {
     return this.#orders[orderId];
   }
