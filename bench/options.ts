@@ -52,7 +52,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --quiet-wait SECONDS  before each round, wait up to this long for other work on the machine to pause (default 5; smoke 0)
   --large N             products in scenarios c, d and g (default 10000; smoke 200)
   --scaling LIST        collection sizes of the scaling run, e.g. 10,10000 or none (default 10,10000,1000000; smoke 10,200)
-  --shop-sizes S,M,L    products in h10k, in h and j, and in h1M (default 10000,100000,1000000; smoke 2000,3000,5000)
+  --shop-sizes S,M,L    products in h10k, in h and j, and in h1M (default 10000,100000,1000000; smoke 1300,1400,1500)
   --scenarios LIST      only these scenario letters, e.g. a,d
   --servers LIST        only these servers, e.g. catalogue,fastify`;
 
@@ -72,8 +72,8 @@ const FULL = {
 // a count of requests rather than a window. On a busy machine a 0.25 s window
 // once ended before the mix's first PUT was answered, which failed the run; a
 // count only takes longer. 200 requests send the mix's PUT about ten times.
-// The search sizes stay large enough for scenario h's third page of twenty
-// in each of twenty categories (about 100 products each at 2,000).
+// The search sizes stay just large enough for scenario h's third page of
+// twenty in each of twenty categories (about 65 products each at 1,300).
 const SMOKE = {
   duration: FULL.duration,
   requests: 200,
@@ -83,7 +83,7 @@ const SMOKE = {
   quietWait: 0,
   largeSize: 200,
   scalingSizes: [10, 200],
-  shopSizes: { small: 2_000, standard: 3_000, million: 5_000 },
+  shopSizes: { small: 1_300, standard: 1_400, million: 1_500 },
 } as const;
 
 function positiveNumber(option: string, raw: string, { integer, min }: { integer: boolean; min: number }): number {

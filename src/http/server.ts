@@ -50,22 +50,32 @@ export function listen(server: Server, config: ServiceConfig): Promise<string> {
 }
 
 /**
+ * How long a connection idle at the start of a stop may still bring its next
+ * request. A client in a loop sends it within milliseconds of the last
+ * answer, gets an answer that says `Connection: close`, and is never reset;
+ * a connection idle for longer is idle for real, and is closed.
+ */
+const DRAIN_LINGER_MS = 250;
+
+/**
  * Stops accepting connections and resolves once every open connection has
  * ended. From now on every response says `Connection: close`, so each
- * keep-alive connection ends with its next answer; one that stays idle ends
- * at its keep-alive timeout, as it would have anyway. Whatever is still open
- * after `graceMs` (a client that sent half a request and stopped) is cut.
+ * keep-alive connection ends with its next answer; those still idle after
+ * DRAIN_LINGER_MS are closed. Whatever is still open after `graceMs` (a
+ * client that sent half a request and stopped) is cut.
  *
- * net.Server's close, not http.Server's: since Node 19 the latter also closes
- * idle keep-alive connections at once, which races the request a client may
- * be sending on one at that moment: a reset the client cannot tell from a
+ * net.Server's close, not http.Server's: since Node 19 the latter closes
+ * idle keep-alive connections at the very instant of the stop, which races
+ * the request a busy client is sending on one: a reset it cannot tell from a
  * lost POST.
  */
 export function closeGracefully(server: Server, drain: DrainState, graceMs: number): Promise<void> {
   drain.draining = true;
   return new Promise((resolve) => {
+    const linger = setTimeout(() => server.closeIdleConnections(), Math.min(DRAIN_LINGER_MS, graceMs));
     const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
     net.Server.prototype.close.call(server, () => {
+      clearTimeout(linger);
       clearTimeout(deadline);
       resolve();
     });
