@@ -9,6 +9,7 @@
  * 300 products so that the full list spans more than one cached page.
  */
 import test from 'ava';
+import { naiveCodePointOrder, naiveMatches, naiveOrder } from './helpers/naive-search.js';
 import fc from 'fast-check';
 import { Buffer } from 'node:buffer';
 import { StoreEvents } from '../workers/store-events.js';
@@ -63,7 +64,7 @@ class NaiveCatalog {
   }
 
   search(search: CatalogSearch): { ids: number[]; total: number } {
-    const matches = this.products.filter((product) => matches_(product, search));
+    const matches = this.products.filter((product) => naiveMatches(product, search));
     matches.sort(naiveOrder(search.sort)); // stable: ties stay in collection order
     const offset = search.page === undefined ? 0 : (search.page.page - 1) * search.page.perPage;
     const end = search.page === undefined ? matches.length : offset + search.page.perPage;
@@ -73,48 +74,8 @@ class NaiveCatalog {
   categories(): { slug: string; count: number }[] {
     const counts = new Map<string, number>();
     for (const { category } of this.products) if (category !== null) counts.set(category, (counts.get(category) ?? 0) + 1);
-    return [...counts].map(([slug, count]) => ({ slug, count })).sort((a, b) => codePointOrder(a.slug, b.slug));
+    return [...counts].map(([slug, count]) => ({ slug, count })).sort((a, b) => naiveCodePointOrder(a.slug, b.slug));
   }
-}
-
-function matches_(product: ModelProduct, search: CatalogSearch): boolean {
-  if (search.categories !== undefined && (product.category === null || !search.categories.includes(product.category))) return false;
-  if (search.minPrice !== undefined && product.price < search.minPrice) return false;
-  if (search.maxPrice !== undefined && product.price > search.maxPrice) return false;
-  if (search.inStock !== undefined && (product.stock !== 0) !== search.inStock) return false;
-  // The pools hold only characters whose lower case is their case folding.
-  const text = search.text?.toLowerCase();
-  return text === undefined || product.name.toLowerCase().includes(text) || product.description.toLowerCase().includes(text);
-}
-
-function naiveOrder(sort: CatalogSearch['sort']): (a: ModelProduct, b: ModelProduct) => number {
-  const average = (product: ModelProduct): number => (product.rating.count === 0 ? -1 : product.rating.sum / product.rating.count);
-  switch (sort) {
-    case 'collection':
-      return () => 0;
-    case 'newest':
-      return (a, b) => b.id - a.id;
-    case 'price_asc':
-      return (a, b) => a.price - b.price;
-    case 'price_desc':
-      return (a, b) => b.price - a.price;
-    case 'name_asc':
-      return (a, b) => codePointOrder(a.name, b.name);
-    case 'name_desc':
-      return (a, b) => codePointOrder(b.name, a.name);
-    case 'rating_desc':
-      return (a, b) => average(b) - average(a);
-  }
-}
-
-function codePointOrder(a: string, b: string): number {
-  const pointsA = Array.from(a, (character) => character.codePointAt(0) ?? 0);
-  const pointsB = Array.from(b, (character) => character.codePointAt(0) ?? 0);
-  for (let i = 0; i < Math.min(pointsA.length, pointsB.length); i++) {
-    const difference = (pointsA[i] ?? 0) - (pointsB[i] ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return pointsA.length - pointsB.length;
 }
 
 const FRAGMENTS = ['a', 'ab', 'A', 'b', 'é', 'É', '\u{1F600}', '\uFFFD', 'ｚ', ' '];

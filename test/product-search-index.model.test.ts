@@ -9,6 +9,7 @@
  * are tiny so that splits and merges happen all the time.
  */
 import test from 'ava';
+import { naiveCodePointOrder, naiveMatches, naiveOrder } from './helpers/naive-search.js';
 import fc from 'fast-check';
 import {
   ProductSearchIndex,
@@ -59,7 +60,7 @@ class NaiveSearch {
   }
 
   search(query: SearchQuery): SearchPage {
-    const matches = this.#products.filter((product) => matches_(product, query));
+    const matches = this.#products.filter((product) => naiveMatches(product, query));
     // Array.prototype.sort is stable: ties stay in collection order.
     matches.sort(naiveOrder(query.sort));
     return { ids: matches.slice(query.offset, query.offset + query.limit).map((product) => product.id), total: matches.length };
@@ -70,55 +71,6 @@ class NaiveSearch {
     for (const { category } of this.#products) if (category !== null) counts.set(category, (counts.get(category) ?? 0) + 1);
     return [...counts].map(([slug, count]) => ({ slug, count })).sort((a, b) => naiveCodePointOrder(a.slug, b.slug));
   }
-}
-
-function matches_(product: ModelProduct, query: SearchQuery): boolean {
-  if (query.categories !== undefined && (product.category === null || !query.categories.includes(product.category))) return false;
-  if (query.minPrice !== undefined && product.price < query.minPrice) return false;
-  if (query.maxPrice !== undefined && product.price > query.maxPrice) return false;
-  if (query.inStock === true && product.stock === 0) return false;
-  if (query.inStock === false && product.stock !== 0) return false;
-  if (query.text !== undefined) {
-    // The pools below hold only characters whose lower case is their case
-    // folding, so lowering both sides is the index's definition here.
-    const text = query.text.toLowerCase();
-    if (!product.name.toLowerCase().includes(text) && !product.description.toLowerCase().includes(text)) return false;
-  }
-  return true;
-}
-
-function naiveOrder(sort: SearchSort): (a: ModelProduct, b: ModelProduct) => number {
-  switch (sort) {
-    case 'collection':
-      return () => 0;
-    case 'newest':
-      return (a, b) => b.id - a.id;
-    case 'price_asc':
-      return (a, b) => a.price - b.price;
-    case 'price_desc':
-      return (a, b) => b.price - a.price;
-    case 'name_asc':
-      return (a, b) => naiveCodePointOrder(a.name, b.name);
-    case 'name_desc':
-      return (a, b) => naiveCodePointOrder(b.name, a.name);
-    case 'rating_desc':
-      // Small integers: distinct averages are far apart and equal ones divide to the same double.
-      return (a, b) => average(b) - average(a);
-  }
-}
-
-function average(product: ModelProduct): number {
-  return product.rating.count === 0 ? -Infinity : product.rating.sum / product.rating.count;
-}
-
-function naiveCodePointOrder(a: string, b: string): number {
-  const pointsA = Array.from(a, (character) => character.codePointAt(0) ?? 0);
-  const pointsB = Array.from(b, (character) => character.codePointAt(0) ?? 0);
-  for (let i = 0; i < Math.min(pointsA.length, pointsB.length); i++) {
-    const difference = (pointsA[i] ?? 0) - (pointsB[i] ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return pointsA.length - pointsB.length;
 }
 
 // Fragments with shared prefixes, a character above U+FFFF (which UTF-16
