@@ -59,7 +59,9 @@ export type StoreResult =
    * also says how many matched in all. `created`: an upsert (PUT) made a new
    * item, answered 201 whatever the route's usual status.
    */
-  | { readonly kind: 'ok'; readonly body: StoreBody; readonly total?: number; readonly created?: true }
+  | { readonly kind: 'ok'; readonly body: StoreBody; readonly total?: number; readonly etag?: string; readonly created?: true }
+  /** The client's If-None-Match holds the current version: 304, no body built. */
+  | { readonly kind: 'not-modified'; readonly etag: string }
   /** The command succeeded and has nothing to send (a delete; a probe that found its item). */
   | { readonly kind: 'empty' }
   /**

@@ -41,6 +41,8 @@ export function transportErrors(parseErrorStatus: 200 | 400) {
     IDEMPOTENCY_KEY_INVALID: { status: 400, message: 'The Idempotency-Key header must be 1 to 255 characters' },
     STORE_BUSY: { status: 503, message: 'The store is busy; retry shortly', headers: ['retry-after', String(STORE_BUSY_RETRY_AFTER_SECONDS)] },
     INTERNAL: { status: 500, message: 'Internal server error' },
+    // If-Match named another version than the current one: nothing was changed.
+    PRECONDITION_FAILED: { status: 412, message: 'The resource has changed since the version named in If-Match' },
   } as const satisfies HttpErrorTable;
 }
 

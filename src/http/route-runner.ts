@@ -4,6 +4,7 @@ import type { TransportErrorCode } from './http-errors.js';
 import { parseId } from './path-ids.js';
 import { errorReply, type Reply } from './reply.js';
 import { readJsonBody } from './request-body.js';
+import { conditionsOf } from './conditions.js';
 import type { ReplyWriter } from './response-writer.js';
 import type { Exchange } from './exchange.js';
 import type { IdempotencyClaim, Listing, ResolvedRoute, RouteInput } from './route.js';
@@ -95,7 +96,7 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
       }
     }
 
-    const bare: RouteInput<Caller, undefined, string, undefined> = { req, params, ids, body: undefined, query: undefined, caller };
+    const bare: RouteInput<Caller, undefined, string, undefined> = { req, params, ids, body: undefined, query: undefined, caller, conditions: conditionsOf(req) };
     const judgedBody = definition.body?.validate(body);
     const judgedQuery = definition.query?.validate(new URLSearchParams(queryOf(req.url)));
     const judgedKey = definition.idempotency === undefined ? undefined : readIdempotencyKey(req.headers, definition.idempotency);

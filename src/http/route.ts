@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { ErrorReply, Reply } from './reply.js';
+import type { RequestConditions } from './conditions.js';
 
 /**
  * Routes are declared as data: what a route needs (access rules, a body, id
@@ -48,6 +49,8 @@ export interface RouteInput<Caller, Body, Ids extends string = string, Query = u
   readonly caller: Caller | undefined;
   /** Set when the route declares `idempotency` and the request carried a key. */
   readonly idempotency?: IdempotencyClaim;
+  /** If-None-Match and If-Match, for routes that pass them to the store. */
+  readonly conditions: RequestConditions;
 }
 
 /** What an access rule sees: who calls, how, and on which path parameters. */

@@ -1,4 +1,4 @@
-import type { HttpErrorTable } from '../http/http-errors.js';
+import type { HttpErrorTable, TransportErrorCode } from '../http/http-errors.js';
 import type { ProductStoreError } from '../../workers/products/product-protocol.js';
 
 /** /products errors. The store answers the ones its protocol lists; the rest are the validator's. */
@@ -8,6 +8,6 @@ export const PRODUCT_ERRORS = {
   PRODUCT_NAME_NOT_STRING: { status: 400, message: 'name must be a string' },
   PRODUCT_DESCRIPTION_NOT_STRING: { status: 400, message: 'description must be a string' },
   PRODUCT_PRICE_NOT_NUMBER: { status: 400, message: 'price must be a finite number' },
-} as const satisfies HttpErrorTable & Record<ProductStoreError, unknown>;
+} as const satisfies HttpErrorTable & Record<Exclude<ProductStoreError, TransportErrorCode>, unknown>;
 
 export type ProductErrorCode = keyof typeof PRODUCT_ERRORS;

@@ -12,7 +12,7 @@ export const productRoutes = [
     method: 'GET',
     path: '/products',
     summary: 'List every product in collection order',
-    action: { store: () => ({ kind: 'product.list' }), status: 200 },
+    action: { store: ({ conditions }) => ({ kind: 'product.list', conditions }), status: 200 },
   }),
   route({
     method: 'POST',
@@ -26,7 +26,7 @@ export const productRoutes = [
     path: '/products/:id',
     summary: 'Read the first product with this id',
     ids: productId,
-    action: { store: ({ ids }) => ({ kind: 'product.get', id: ids.id }), status: 200 },
+    action: { store: ({ ids, conditions }) => ({ kind: 'product.get', id: ids.id, conditions }), status: 200 },
   }),
   route({
     method: 'PUT',
@@ -36,13 +36,13 @@ export const productRoutes = [
     ids: productId,
     // An unknown id is 404 even when the body is invalid.
     probe: ({ ids }) => ({ kind: 'product.probe', id: ids.id }),
-    action: { store: ({ ids, body }) => ({ kind: 'product.replace', id: ids.id, fields: body }), status: 200 },
+    action: { store: ({ ids, body, conditions }) => ({ kind: 'product.replace', id: ids.id, fields: body, conditions }), status: 200 },
   }),
   route({
     method: 'DELETE',
     path: '/products/:id',
     summary: 'Delete the first product with this id',
     ids: productId,
-    action: { store: ({ ids }) => ({ kind: 'product.delete', id: ids.id }), status: 204 },
+    action: { store: ({ ids, conditions }) => ({ kind: 'product.delete', id: ids.id, conditions }), status: 204 },
   }),
 ];

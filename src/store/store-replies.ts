@@ -29,9 +29,12 @@ export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 2
     case 'ok': {
       // An upsert that made its item is 201 whatever the route's usual status.
       const status = reply.created === true ? 201 : successStatus;
-      if (listing === undefined || reply.total === undefined) return jsonReply(status, reply.body);
-      return jsonReply(status, reply.body, listHeaders(reply.total, listing.listing, listing.url));
+      const etag = reply.etag === undefined ? [] : ['etag', reply.etag];
+      if (listing === undefined || reply.total === undefined) return jsonReply(status, reply.body, reply.etag === undefined ? undefined : etag);
+      return jsonReply(status, reply.body, [...listHeaders(reply.total, listing.listing, listing.url), ...etag]);
     }
+    case 'not-modified':
+      return emptyReply(304, ['etag', reply.etag]);
     case 'empty':
       return emptyReply(successStatus);
     case 'refused':

@@ -22,6 +22,8 @@ interface Page {
 interface StoredProduct {
   readonly id: number;
   json: string;
+  /** Its entity tag: the store's write count at its last write, so a tag costs no hashing. */
+  etag: string;
   /** The next product, in collection order, that shares this id. */
   nextWithSameId: StoredProduct | undefined;
   readonly page: Page;
@@ -51,6 +53,8 @@ export class ProductStore {
   readonly #idPolicy: IdPolicy;
   readonly #pageSize: number;
   #highestIdAssigned = 0;
+  /** Every create, replace and delete counts: the list's version, and each product's at its last write. */
+  #writes = 0;
   #size = 0;
 
   constructor(idPolicy: IdPolicy, seed: readonly ProductFields[] = [], pageSize = DEFAULT_PAGE_SIZE) {
@@ -88,6 +92,16 @@ export class ProductStore {
     return this.#firstById[id]?.json;
   }
 
+  /** The entity tag of the first product with this id. */
+  etagOf(id: number): string | undefined {
+    return this.#firstById[id]?.etag;
+  }
+
+  /** The list's entity tag: it changes with every write. */
+  get listEtag(): string {
+    return `"l${this.#writes}"`;
+  }
+
   has(id: number): boolean {
     return this.#firstById[id] !== undefined;
   }
@@ -100,7 +114,7 @@ export class ProductStore {
       page = { products: [], bytes: undefined };
       this.#pages.push(page);
     }
-    const product: StoredProduct = { id, json: productJson(id, fields), nextWithSameId: undefined, page };
+    const product: StoredProduct = { id, json: productJson(id, fields), etag: this.#nextEtag(), nextWithSameId: undefined, page };
     page.products.push(product);
     page.bytes = undefined;
     const first = this.#firstById[id];
@@ -121,8 +135,14 @@ export class ProductStore {
     const product = this.#firstById[id];
     if (product === undefined) return undefined;
     product.json = productJson(id, fields);
+    product.etag = this.#nextEtag();
     product.page.bytes = undefined;
     return product.json;
+  }
+
+  #nextEtag(): string {
+    this.#writes++;
+    return `"p${this.#writes}"`;
   }
 
   /** Removes the first product with this id. */
@@ -130,6 +150,7 @@ export class ProductStore {
     const product = this.#firstById[id];
     if (product === undefined) return false;
     this.#firstById[id] = product.nextWithSameId;
+    this.#writes++;
     const { page } = product;
     page.products.splice(page.products.indexOf(product), 1);
     page.bytes = undefined;
