@@ -267,3 +267,15 @@ test("deleting a product deletes its reviews: the list 404, PUT and DELETE of it
   t.deepEqual(dataOf<Review[]>(await getJson(service, '/products/4/reviews')), [kept]);
   t.deepEqual((await ratingOrder(service))[0], 4);
 });
+
+test("a review changes the product's ETag, so a client holding the details before it is not told 304", async (t) => {
+  const service = await shopService(t);
+  const before = await getJson(service, '/products/4');
+  const etag = before.headers.get('etag') ?? '';
+  t.is((await call(service, 'GET', '/products/4', undefined, { 'if-none-match': etag })).status, 304);
+  const customer = await buyer(service, 'Etag', [4]);
+  await reviewed(service, customer, 4);
+  const after = await call(service, 'GET', '/products/4', undefined, { 'if-none-match': etag });
+  t.is(after.status, 200, 'the details changed: rating and reviews');
+  t.not(after.headers.get('etag'), etag);
+});

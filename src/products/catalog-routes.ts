@@ -20,7 +20,7 @@ export const catalogRoutes = [
     summary: 'List products; with category, q, min_price, max_price, in_stock, sort, page or per_page, search them',
     query: { validate: readProductQuery },
     action: {
-      store: ({ query: { search } }) => (search === undefined ? { kind: 'catalog.list' } : { kind: 'catalog.search', search }),
+      store: ({ query: { search }, conditions }) => (search === undefined ? { kind: 'catalog.list', conditions } : { kind: 'catalog.search', search, conditions }),
       status: 200,
       listing: ({ query: { search } }) => (search === undefined ? undefined : search.page === undefined ? { kind: 'counted' } : { kind: 'paged', ...search.page }),
     },
@@ -30,13 +30,13 @@ export const catalogRoutes = [
     path: '/products/:id',
     summary: 'Read a product with its rating (average and count) and its ten newest reviews',
     ids: productId,
-    action: { store: ({ ids }) => ({ kind: 'catalog.details', id: ids.id }), status: 200 },
+    action: { store: ({ ids, conditions }) => ({ kind: 'catalog.details', id: ids.id, conditions }), status: 200 },
   }),
   route({
     method: 'GET',
     path: '/categories',
     summary: 'Every category in use and its number of products, by slug in code-point order',
-    action: { store: () => ({ kind: 'catalog.categories' }), status: 200 },
+    action: { store: ({ conditions }) => ({ kind: 'catalog.categories', conditions }), status: 200 },
   }),
   route({
     method: 'POST',
@@ -52,13 +52,13 @@ export const catalogRoutes = [
     body: productBody,
     ids: productId,
     probe: ({ ids }) => ({ kind: 'catalog.probe', id: ids.id }),
-    action: { store: ({ ids, body }) => ({ kind: 'catalog.replace', id: ids.id, fields: body }), status: 200 },
+    action: { store: ({ ids, body, conditions }) => ({ kind: 'catalog.replace', id: ids.id, fields: body, conditions }), status: 200 },
   }),
   route({
     method: 'DELETE',
     path: '/products/:id',
     summary: 'Delete a product, its reviews, and its place in every wish list and cart (administrators)',
     ids: productId,
-    action: { store: ({ ids }) => ({ kind: 'catalog.delete', id: ids.id }), status: 204 },
+    action: { store: ({ ids, conditions }) => ({ kind: 'catalog.delete', id: ids.id, conditions }), status: 204 },
   }),
 ];

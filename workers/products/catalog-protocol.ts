@@ -1,5 +1,6 @@
 /** The marketplace's product commands (contract section 7) and the errors they answer. */
 import type { SearchSort } from './search-query.js';
+import type { Conditions } from '../conditions-protocol.js';
 
 /** The search orders (the index's), shared with the front's query validation. */
 export type { SearchSort };
@@ -30,18 +31,18 @@ export interface CatalogSearch {
 
 export type CatalogCommand =
   /** Every product in collection order, no query: section 2's answer with six fields. */
-  | { readonly kind: 'catalog.list' }
+  | { readonly kind: 'catalog.list'; readonly conditions?: Conditions }
   /** A query: the matches as a list, with the total. */
-  | { readonly kind: 'catalog.search'; readonly search: CatalogSearch }
+  | { readonly kind: 'catalog.search'; readonly search: CatalogSearch; readonly conditions?: Conditions }
   /** One product with its rating and its ten newest reviews. */
-  | { readonly kind: 'catalog.details'; readonly id: number }
+  | { readonly kind: 'catalog.details'; readonly id: number; readonly conditions?: Conditions }
   /** Every category in use with its number of products, by slug. */
-  | { readonly kind: 'catalog.categories' }
+  | { readonly kind: 'catalog.categories'; readonly conditions?: Conditions }
   | { readonly kind: 'catalog.create'; readonly fields: CatalogProductFields }
-  | { readonly kind: 'catalog.replace'; readonly id: number; readonly fields: CatalogProductFields }
-  | { readonly kind: 'catalog.delete'; readonly id: number }
+  | { readonly kind: 'catalog.replace'; readonly id: number; readonly fields: CatalogProductFields; readonly conditions?: Conditions }
+  | { readonly kind: 'catalog.delete'; readonly id: number; readonly conditions?: Conditions }
   /** Answers `empty` when a product has this id (404 before 400). */
   | { readonly kind: 'catalog.probe'; readonly id: number };
 
-export const CATALOG_STORE_ERRORS = ['PRODUCT_NOT_FOUND'] as const;
+export const CATALOG_STORE_ERRORS = ['PRODUCT_NOT_FOUND', 'PRECONDITION_FAILED'] as const;
 export type CatalogStoreError = (typeof CATALOG_STORE_ERRORS)[number];

@@ -23,6 +23,13 @@ export class CatalogStore implements ProductCatalog {
   readonly #records: (CatalogProduct | undefined)[] = [];
   readonly #index = new ProductSearchIndex();
   readonly #listPages: (Uint8Array | undefined)[] = [];
+  /**
+   * Versions for entity tags: every write (a product's fields or stock, its
+   * reviews' totals, a deletion) counts, and each product keeps the count at
+   * its own last change. Tags cost no hashing of bodies.
+   */
+  #writes = 0;
+  readonly #versions: number[] = [];
   readonly #events: StoreEvents;
   #highestId = 0;
 
@@ -71,12 +78,25 @@ export class CatalogStore implements ProductCatalog {
     this.#records[id] = undefined;
     this.#index.remove(id);
     this.#forgetListPage(id);
+    this.#writes++;
     this.#events.productDeleted(id);
     return true;
   }
 
+  /** Called on every review write: the product's details (rating, newest reviews) change with it. */
   setRating(id: number, rating: RatingTotals): void {
     this.#index.setRating(id, rating);
+    this.#touch(id);
+  }
+
+  /** The tag of the product's details, or undefined when there is no such product. */
+  etagOf(id: number): string | undefined {
+    return this.#records[id] === undefined ? undefined : `"p${this.#versions[id] ?? 0}"`;
+  }
+
+  /** The tag of every list and search answer: any write may change one. */
+  get listEtag(): string {
+    return `"l${this.#writes}"`;
   }
 
   search(query: SearchQuery): SearchPage {
@@ -106,6 +126,12 @@ export class CatalogStore implements ProductCatalog {
     this.#records[product.id] = product;
     this.#index.upsert(product);
     this.#forgetListPage(product.id);
+    this.#touch(product.id);
+  }
+
+  #touch(id: number): void {
+    this.#writes++;
+    this.#versions[id] = this.#writes;
   }
 
   #forgetListPage(id: number): void {
