@@ -14,6 +14,8 @@ export interface Outgoing {
   readonly path: string;
   /** A JSON body (sent with `content-type: application/json`). */
   readonly body?: string;
+  /** Headers of this request alone (a customer's token, an Idempotency-Key), on top of the server's credentials. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** autocannon's per-connection context: reset when the steps start over. */

@@ -159,7 +159,8 @@ class Recorder {
 const SENT = 'benchSent';
 
 function headersFor(outgoing: Outgoing, credentials: Headers): Record<string, string> {
-  return outgoing.body === undefined ? { ...credentials } : { ...credentials, 'content-type': 'application/json' };
+  const own = { ...credentials, ...outgoing.headers };
+  return outgoing.body === undefined ? own : { ...own, 'content-type': 'application/json' };
 }
 
 /** A plan step as an autocannon request that reports to the recorder. */

@@ -26,6 +26,8 @@ export interface BenchOptions {
   readonly largeSize: number;
   /** The marketplace search scenarios' collection sizes. */
   readonly shopSizes: Readonly<Record<ShopSize, number>>;
+  /** Orders placed before scenario kM's window (the checkout's flatness case). */
+  readonly preplaced: number;
   /** The collection sizes of the scaling run; empty to skip it. */
   readonly scalingSizes: readonly number[];
   /** Scenario letters to run; undefined for all. */
@@ -53,6 +55,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --large N             products in scenarios c, d and g (default 10000; smoke 200)
   --scaling LIST        collection sizes of the scaling run, e.g. 10,10000 or none (default 10,10000,1000000; smoke 10,200)
   --shop-sizes S,M,L    products in h10k, in h and j, and in h1M (default 10000,100000,1000000; smoke 1300,1400,1500)
+  --preplaced N         orders placed and paid before scenario kM's window (default 50000; smoke 100)
   --scenarios LIST      only these scenario letters, e.g. a,d
   --servers LIST        only these servers, e.g. catalogue,fastify`;
 
@@ -66,6 +69,7 @@ const FULL = {
   largeSize: 10_000,
   scalingSizes: [10, 10_000, 1_000_000],
   shopSizes: { small: 10_000, standard: 100_000, million: 1_000_000 },
+  preplaced: 50_000,
 } as const;
 // The smoke run only proves the bench still works, in a few seconds inside
 // `npm test`: no warm-up, one round, few connections, small collections, and
@@ -84,6 +88,7 @@ const SMOKE = {
   largeSize: 200,
   scalingSizes: [10, 200],
   shopSizes: { small: 1_300, standard: 1_400, million: 1_500 },
+  preplaced: 100,
 } as const;
 
 function positiveNumber(option: string, raw: string, { integer, min }: { integer: boolean; min: number }): number {
@@ -119,7 +124,7 @@ function shopSizes(raw: string): Record<ShopSize, number> {
 export function parseOptions(args: readonly string[], known: KnownNames): BenchOptions {
   const flags = new Set<string>();
   const values = new Map<string, string>();
-  const takesValue = new Set(['--duration', '--requests', '--warmup', '--quiet-wait', '--rounds', '--connections', '--large', '--scaling', '--shop-sizes', '--scenarios', '--servers']);
+  const takesValue = new Set(['--duration', '--requests', '--warmup', '--quiet-wait', '--rounds', '--connections', '--large', '--scaling', '--shop-sizes', '--preplaced', '--scenarios', '--servers']);
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] as string;
     const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -176,6 +181,7 @@ export function parseOptions(args: readonly string[], known: KnownNames): BenchO
     largeSize,
     scalingSizes,
     shopSizes: shop,
+    preplaced: read('--preplaced', (raw) => positiveNumber('--preplaced', raw, { integer: true, min: 1 }), base.preplaced),
     scenarios,
     servers,
   };
@@ -188,6 +194,7 @@ export function parseOptions(args: readonly string[], known: KnownNames): BenchO
     servers === undefined &&
     largeSize === FULL.largeSize &&
     scalingSizes.join(',') === FULL.scalingSizes.join(',') &&
+    options.preplaced === FULL.preplaced &&
     Object.values(shop).join(',') === Object.values(FULL.shopSizes).join(',');
   return { ...options, complete };
 }

@@ -12,6 +12,7 @@ import type { ServerDefinition } from './servers.js';
 import type { BenchOptions } from './options.js';
 import { describePlacement, type Placement } from './pinning.js';
 import { searchSection, searchTargetsSection } from './search-report.js';
+import { checkoutSection } from './checkout-report.js';
 import { NOISE, NOISY, cpuCell, duration, find, fixed, integer, mebibytes, percent, ratio, share, table, undecided, valid, verdictLine, type Verdict } from './report-format.js';
 
 export interface CaseResult {
@@ -333,6 +334,8 @@ export function renderReport(record: RunRecord): string {
   }
   const search = searchSection(record);
   if (search !== undefined) sections.push(search);
+  const checkout = checkoutSection(record);
+  if (checkout !== undefined) sections.push(checkout);
   if (record.scaling.length > 0) {
     sections.push(`## Scaling (${record.scalingServer} only, a fresh process per size)`, '', scalingTable(record), '');
   }

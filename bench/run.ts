@@ -19,6 +19,7 @@ import { measure, type LoadSettings, type Measurement } from './load.js';
 import type { LoadPlan } from './load-plan.js';
 import { seedProducts, type SeedReport } from './seed.js';
 import { seedShop } from './shop-seed.js';
+import { checkoutPlan, preplaceOrders, setUpCheckout } from './checkout.js';
 import { QUIET_CORES, describeMachine, processMemory, waitForQuiet, type ProcessMemory } from './proc-stats.js';
 import { combineRounds } from './rounds.js';
 import { renderReport, runFailures, type CaseMemory, type CaseResult, type RunRecord, type ScalingStep } from './report.js';
@@ -93,22 +94,33 @@ interface Session {
  * or, for a scenario seeded once, one per server measured in every round.
  */
 function scenarioSessions(scenario: Scenario, servers: readonly ServerDefinition[], rounds: number): Session[] {
-  if (scenario.family === 'marketplace' && scenario.seedOnce) return servers.map((definition) => ({ definition, rounds: Array.from({ length: rounds }, (_, round) => round) }));
+  // kM's orders take minutes to place: placed once per server, measured in every round (each round adds its own).
+  if ((scenario.family === 'marketplace' && scenario.seedOnce) || (scenario.family === 'checkout' && scenario.preplaced === 'many')) return servers.map((definition) => ({ definition, rounds: Array.from({ length: rounds }, (_, round) => round) }));
   return scenarioTurns(servers, rounds).map(({ round, definition }) => ({ definition, rounds: [round] }));
 }
 
 /** The servers of the run that answer a scenario's routes. */
 function serversFor(scenario: Scenario, servers: readonly ServerDefinition[]): ServerDefinition[] {
+  // The checkout has no peer: the service in marketplace mode alone.
+  if (scenario.family === 'checkout') return servers.filter((server) => server.family === 'marketplace' && server.role === 'service');
   return servers.filter((server) => server.family === scenario.family);
 }
 
 function scenarioSize(scenario: Scenario, options: BenchOptions): number {
   if (scenario.family === 'marketplace') return options.shopSizes[scenario.collection];
+  if (scenario.family === 'checkout') return scenario.preplaced === 'none' ? 0 : options.preplaced;
   return scenario.collection === 'seed' ? SEED_SIZE : options.largeSize;
 }
 
 /** Fills a fresh server for a scenario (not measured) and returns its load plan, given the round's random choices. */
-async function prepare(scenario: Scenario, size: number, server: RunningServer): Promise<{ seed: SeedReport | undefined; plan: (random: () => number) => LoadPlan }> {
+async function prepare(scenario: Scenario, size: number, server: RunningServer, connections: number): Promise<{ seed: SeedReport | undefined; plan: (random: () => number) => LoadPlan }> {
+  if (scenario.family === 'checkout') {
+    // Twice as many customers as connections: a chain cut off at the end of a warm-up keeps its customer.
+    const setUp = await setUpCheckout(server.url, server.definition.adminHeaders ?? {}, connections * 2);
+    const placed = size > 0 ? await preplaceOrders(server.url, server.pid, setUp.shop, size, connections) : { paid: 0, seconds: 0 };
+    progress(`  ${server.definition.name.padEnd(21)} ${connections * 2} customers in ${setUp.seconds.toFixed(1)} s; ${placed.paid.toLocaleString('en')} orders placed and paid in ${placed.seconds.toFixed(1)} s`);
+    return { seed: { size: placed.paid, posted: placed.paid, seconds: setUp.seconds + placed.seconds }, plan: () => checkoutPlan(setUp.shop) };
+  }
   if (scenario.family === 'catalogue') {
     const seed = size > SEED_SIZE ? await seedProducts(server.url, server.headers, SEED_SIZE, size) : undefined;
     return { seed, plan: (random) => scenario.plan(size, random) };
@@ -135,7 +147,7 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
   // The marketplace's peer spends 3 ms of CPU on an h request at 100,000
   // products and 43 ms at a million: the window must not start while it is
   // still working through the warm-up's.
-  const settings: LoadSettings = scenario.family === 'marketplace' ? { ...setup.settings, settle: true } : setup.settings;
+  const settings: LoadSettings = scenario.family === 'catalogue' ? setup.settings : { ...setup.settings, settle: true };
   for (const session of scenarioSessions(scenario, servers, setup.rounds)) {
     const { definition } = session;
     if (failures.has(definition.name)) continue;
@@ -146,7 +158,7 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
     if (!several) await quietMoment(setup.quietWait);
     try {
       await withServer(definition, setup.lineup, async (server) => {
-        const { seed, plan } = await prepare(scenario, size, server);
+        const { seed, plan } = await prepare(scenario, size, server, setup.settings.connections);
         if (seed !== undefined) seeds.get(definition.name)?.push(seed);
         const afterSeed: ProcessMemory | undefined = processMemory(server.pid);
         for (const round of session.rounds) {

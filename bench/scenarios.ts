@@ -44,7 +44,16 @@ export interface SearchScenario extends ScenarioBase {
   readonly plan: (shop: ShopContents, random: () => number) => LoadPlan;
 }
 
-export type Scenario = CatalogueScenario | SearchScenario;
+/**
+ * Scenario k (checkout.ts): the service alone, in marketplace mode; `size` is
+ * the orders placed before the window (none, or `--preplaced`).
+ */
+export interface CheckoutScenario extends ScenarioBase {
+  readonly family: 'checkout';
+  readonly preplaced: 'none' | 'many';
+}
+
+export type Scenario = CatalogueScenario | SearchScenario | CheckoutScenario;
 
 /** The ten products every server starts with. */
 export const SEED_SIZE = 10;
@@ -160,7 +169,15 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
   },
 ];
 
-export const SCENARIOS: readonly Scenario[] = [...CATALOGUE_SCENARIOS, ...SEARCH_SCENARIOS];
+const checkoutText = (size: number): string =>
+  `PUT cart item, POST order, POST payment per order, after ${size.toLocaleString('en')} orders`;
+
+const CHECKOUT_SCENARIOS: readonly CheckoutScenario[] = [
+  { id: 'k', name: 'checkout', family: 'checkout', describe: checkoutText, preplaced: 'none' },
+  { id: 'kM', name: 'checkout-after-many', family: 'checkout', describe: checkoutText, preplaced: 'many' },
+];
+
+export const SCENARIOS: readonly Scenario[] = [...CATALOGUE_SCENARIOS, ...SEARCH_SCENARIOS, ...CHECKOUT_SCENARIOS];
 
 /** The scaling run's cases (the service only), at each collection size. */
 export interface ScalingCase {

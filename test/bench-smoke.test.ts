@@ -33,7 +33,10 @@ test('npm run bench -- --smoke runs every scenario against every server and exit
   const rows = stdout.split('\n').filter((line) => line.startsWith('| '));
   // Each scenario runs on the servers that answer its routes (its family).
   for (const scenario of SCENARIOS) {
-    for (const server of selectServers(new Set(), undefined).filter((candidate) => candidate.family === scenario.family)) {
+    // The checkout (k, kM) has no peer: the service in marketplace mode alone.
+    const runs = (candidate: ReturnType<typeof selectServers>[number]): boolean =>
+      scenario.family === 'checkout' ? candidate.family === 'marketplace' && candidate.role === 'service' : candidate.family === scenario.family;
+    for (const server of selectServers(new Set(), undefined).filter(runs)) {
       const row = rows.find((line) => line.startsWith(`| ${scenario.id} ${scenario.name}: `) && line.includes(` | ${server.name} | `));
       t.truthy(row, `no row for scenario ${scenario.id} ${scenario.name} and server ${server.name}`);
       t.notRegex(row ?? '', /INVALID|FAILED/, `row for ${scenario.id} and ${server.name} is not clean: ${row ?? ''}`);
@@ -42,5 +45,6 @@ test('npm run bench -- --smoke runs every scenario against every server and exit
   t.regex(stdout, /req\/s ÷ raw-node \| CPU ÷ fastify \| CPU ÷ raw-node/, 'no ratios against the raw-node ceiling');
   t.regex(stdout, /- Pinning: \*\*(pinned|not pinned)\*\*/, 'the report does not say how the servers were placed');
   t.regex(stdout, /## Scaling/);
+  t.regex(stdout, /## Checkout \(the service alone\)/);
   t.regex(stdout, /Node v\d+/);
 });
