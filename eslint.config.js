@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/peers/'] },
+  { ignores: ['dist/', 'build/', 'node_modules/', 'bench/peers/'] },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   {

@@ -7,11 +7,12 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { SCENARIOS } from '../bench/scenarios.js';
 import { selectServers } from '../bench/servers.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+// The repo root is AVA's working directory for test processes, whether this
+// file runs from test/ through tsx or as build/test/ (npm test's compiled copy).
+const ROOT = process.cwd();
 // The smoke takes 6 to 12 s on a 2-core machine, more while other work runs;
 // twice the upper end keeps it well inside npm test's minute without flaking.
 // A ceiling for a hung run, not a speed target: the smoke takes ~10 s on
