@@ -5,6 +5,6 @@
 export default {
   files: ['build/test/**/*.test.js'],
   workerThreads: false,
-  timeout: '60s',
+  timeout: '180s',
   concurrency: 4,
 };
