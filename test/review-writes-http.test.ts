@@ -13,6 +13,7 @@
  * handed to the reviews as their PurchaseRecord (workers/store-dispatch.ts).
  * The rules that need no order are in review-writes-rules.test.ts.
  */
+import type { Review } from './helpers/marketplace-api.js';
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
@@ -27,17 +28,6 @@ const REVIEW = { rating: 4, title: 'Good', body: 'Does the job.' };
 const REVIEW_KEYS = ['id', 'productId', 'userId', 'author', 'rating', 'title', 'body', 'createdAt', 'updatedAt'];
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-interface Review {
-  readonly id: number;
-  readonly productId: number;
-  readonly userId: number;
-  readonly author: string;
-  readonly rating: number;
-  readonly title: string | null;
-  readonly body: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
 
 interface Details {
   readonly id: number;

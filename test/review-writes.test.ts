@@ -6,6 +6,7 @@
  * order among them, the author's name, and the product's rating, details and
  * rating sort after every write.
  */
+import type { Review } from './helpers/marketplace-api.js';
 import test from 'ava';
 import { StoreEvents } from '../workers/store-events.js';
 import { CatalogStore } from '../workers/products/catalog-store.js';
@@ -80,17 +81,6 @@ function bodyText(result: StoreResult): string {
   return result.body;
 }
 
-interface ReviewJson {
-  readonly id: number;
-  readonly productId: number;
-  readonly userId: number;
-  readonly author: string;
-  readonly rating: number;
-  readonly title: string | null;
-  readonly body: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
 
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the shape it expects: a cast, kept in one place
 const dataOf = <T>(result: StoreResult): T => (JSON.parse(bodyText(result)) as { data: T }).data;
@@ -98,17 +88,17 @@ const dataOf = <T>(result: StoreResult): T => (JSON.parse(bodyText(result)) as {
 /** Writes a review that must be accepted: its id. */
 function written(store: Shop, productId: number, userId: number, fields: ReviewFields = FIELDS): number {
   store.purchases.buy(userId, productId);
-  return dataOf<ReviewJson>(create(store, productId, userId, fields)).id;
+  return dataOf<Review>(create(store, productId, userId, fields)).id;
 }
 
 interface Details {
   readonly rating: { readonly average: number | null; readonly count: number };
-  readonly reviews: readonly ReviewJson[];
+  readonly reviews: readonly Review[];
 }
 
 const details = ({ commands }: Shop, id: number): Details => dataOf<Details>(commands['catalog.details']({ kind: 'catalog.details', id }));
 const listIds = ({ commands }: Shop, productId: number): number[] =>
-  dataOf<ReviewJson[]>(commands['review.list']({ kind: 'review.list', productId, page: { page: 1, perPage: 100 } })).map((review) => review.id);
+  dataOf<Review[]>(commands['review.list']({ kind: 'review.list', productId, page: { page: 1, perPage: 100 } })).map((review) => review.id);
 const ratingOrder = ({ commands }: Shop): number[] => dataOf<{ id: number }[]>(commands['catalog.search']({ kind: 'catalog.search', search: { sort: 'rating_desc' } })).map((product) => product.id);
 
 test('a customer who bought the product writes a review: the whole review, in the contract key order, author the user name', (t) => {
@@ -126,7 +116,7 @@ test('a customer who bought the product writes a review: the whole review, in th
 test('a null title is kept null; the author is the name as registered, whatever its script', (t) => {
   const store = shop();
   store.purchases.buy(3, 2);
-  t.like(dataOf<ReviewJson>(create(store, 2, 3, { rating: 1, title: null, body: 'x' })), { author: 'Алан Тьюринг', title: null, rating: 1, body: 'x' });
+  t.like(dataOf<Review>(create(store, 2, 3, { rating: 1, title: null, body: 'x' })), { author: 'Алан Тьюринг', title: null, rating: 1, body: 'x' });
 });
 
 test('no purchase of the product: REVIEW_PURCHASE_REQUIRED, nothing written, no id used', (t) => {
@@ -183,7 +173,7 @@ test('the author replaces rating, title and body: updatedAt moves, id, author an
   const store = shop();
   const id = written(store, 2, 1, { rating: 2, title: 'Noisy', body: 'Loud grinder.' });
   store.tick(90_000);
-  t.deepEqual(dataOf<ReviewJson>(replace(store, 2, id, 1, { rating: 5, title: null, body: 'Got used to it.' })), {
+  t.deepEqual(dataOf<Review>(replace(store, 2, id, 1, { rating: 5, title: null, body: 'Got used to it.' })), {
     id,
     productId: 2,
     userId: 1,
@@ -218,7 +208,7 @@ test('replace needs no purchase: the author keeps their review after a refund', 
   const store = shop();
   const id = written(store, 2, 1);
   store.purchases.refund(1, 2);
-  t.like(dataOf<ReviewJson>(replace(store, 2, id, 1, { rating: 3, title: 't', body: 'b' })), { rating: 3 });
+  t.like(dataOf<Review>(replace(store, 2, id, 1, { rating: 3, title: 't', body: 'b' })), { rating: 3 });
 });
 
 test('the author deletes their review; the customer may then review the product again under a new id', (t) => {

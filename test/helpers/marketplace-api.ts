@@ -24,6 +24,19 @@ export interface CatalogProduct {
 
 export type CatalogFields = Omit<CatalogProduct, 'id'>;
 
+/** A review as the service shows it. */
+export interface Review {
+  readonly id: number;
+  readonly productId: number;
+  readonly userId: number;
+  readonly author: string;
+  readonly rating: number;
+  readonly title: string | null;
+  readonly body: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
 export const PRODUCT_KEYS = ['id', 'name', 'description', 'price', 'category', 'stock'];
 
 /** The seeded ten's categories and stock, ids 1 to 10. */
