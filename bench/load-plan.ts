@@ -53,4 +53,6 @@ export interface RequestKind {
 export interface LoadPlan {
   readonly steps: readonly Step[];
   readonly kinds: Readonly<Record<string, RequestKind>>;
+  /** Requests each connection keeps in flight (autocannon's `pipelining`); 1 when absent. */
+  readonly pipelining?: number;
 }

@@ -235,6 +235,7 @@ export async function measure(url: string, pid: number, credentials: Headers, pl
   const options: autocannon.Options = {
     url,
     connections: settings.connections,
+    pipelining: plan.pipelining ?? 1,
     requests: plan.steps.map((step) => toRequest(step, credentials, recorder)),
     // The end of the run is noticed at the next sample: keep that close. A
     // count of a few hundred requests lasts about as long as one 100 ms

@@ -107,6 +107,15 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
     plan: () => ({ steps: [{ fixed: byId(5) }], kinds: { byId: KINDS.byId } }),
   },
   {
+    // Issue 12: pipelined requests are where batching should win outright.
+    id: 'a10',
+    name: 'get-by-id-pipelined',
+    family: 'catalogue',
+    describe: () => 'GET /products/5, pipelining 10',
+    collection: 'seed',
+    plan: () => ({ steps: [{ fixed: byId(5) }], kinds: { byId: KINDS.byId }, pipelining: 10 }),
+  },
+  {
     id: 'b',
     name: 'list-10',
     family: 'catalogue',
