@@ -103,6 +103,8 @@ function scenarioSessions(scenario: Scenario, servers: readonly ServerDefinition
 function serversFor(scenario: Scenario, servers: readonly ServerDefinition[]): ServerDefinition[] {
   // The checkout has no peer: the service in marketplace mode alone.
   if (scenario.family === 'checkout') return servers.filter((server) => server.family === 'marketplace' && server.role === 'service');
+  // A revalidation is the service's against its own 200 (scenario a): the peers send no ETag.
+  if (scenario.family === 'catalogue' && scenario.revalidates !== undefined) return servers.filter((server) => server.family === 'catalogue' && server.role === 'service');
   return servers.filter((server) => server.family === scenario.family);
 }
 
@@ -110,6 +112,15 @@ function scenarioSize(scenario: Scenario, options: BenchOptions): number {
   if (scenario.family === 'marketplace') return options.shopSizes[scenario.collection];
   if (scenario.family === 'checkout') return scenario.preplaced === 'none' ? 0 : options.preplaced;
   return scenario.collection === 'seed' ? SEED_SIZE : options.largeSize;
+}
+
+/** The ETag a server answers for a path now (a revalidating scenario sends it back). */
+async function currentEtag(server: RunningServer, path: string): Promise<string> {
+  const response = await fetch(new URL(path, server.url), { headers: server.headers });
+  await response.arrayBuffer();
+  const etag = response.headers.get('etag');
+  if (response.status !== 200 || etag === null) throw new Error(`GET ${path} answered ${response.status} without an ETag to revalidate`);
+  return etag;
 }
 
 /** Fills a fresh server for a scenario (not measured) and returns its load plan, given the round's random choices. */
@@ -123,7 +134,8 @@ async function prepare(scenario: Scenario, size: number, server: RunningServer, 
   }
   if (scenario.family === 'catalogue') {
     const seed = size > SEED_SIZE ? await seedProducts(server.url, server.headers, SEED_SIZE, size) : undefined;
-    return { seed, plan: (random) => scenario.plan(size, random) };
+    const etag = scenario.revalidates === undefined ? undefined : await currentEtag(server, scenario.revalidates);
+    return { seed, plan: (random) => scenario.plan(size, random, etag) };
   }
   const { report, contents } = await seedShop(server.url, server.definition.adminHeaders ?? {}, SEED_SIZE, size);
   progress(`  ${server.definition.name.padEnd(21)} seeded ${size.toLocaleString('en')} products in ${report.seconds.toFixed(1)} s`);
