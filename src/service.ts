@@ -32,7 +32,7 @@ export interface ServiceStartOptions {
  * in-process tests use it as it is. Throws ConfigError for a bad setting.
  */
 export async function startService(config: ServiceConfig, log: Logger, options: ServiceStartOptions): Promise<ServiceHandle> {
-  const pool = await startStoreWorker(
+  const { pool, channel } = await startStoreWorker(
     { strict: config.strict, marketplace: config.marketplace, currency: config.currency, orderPaymentTtlSeconds: config.orderPaymentTtlSeconds },
     options.worker,
   );
@@ -41,7 +41,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   pool.on('workerDestroy', () => {
     if (!stopping) options.onStoreLost();
   });
-  const store = new BatchingStoreClient(pool, config.storeQueueLimit);
+  const store = new BatchingStoreClient(channel, config.storeQueueLimit);
   const drain = { draining: false };
   // Unpaid orders expire in the shop only.
   const clock = config.marketplace ? startOrderClock(store, log) : undefined;
@@ -57,12 +57,14 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
         clock?.stop();
         await closeGracefully(server, drain, config.connections.shutdownGraceMs);
         await store.whenIdle();
+        channel.close();
         await pool.destroy();
       },
     };
   } catch (error) {
     stopping = true;
     clock?.stop();
+    channel.close();
     await pool.destroy();
     throw error;
   }

@@ -8,7 +8,13 @@
  * the worker answers with one StoreResult per command, in the same order. One
  * message per batch (rather than per command) is what makes the thread hop
  * affordable under load: see the README's design section.
+ *
+ * Piscina starts and owns the worker, and runs one task on it: a StoreConnect
+ * that hands over the port of a MessageChannel. Every batch then travels on
+ * that port, one postMessage each way, without piscina's per-task bookkeeping
+ * (a task record, a promise, Atomics wake-ups, ref/unref of its port).
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { ProductCommand } from './products/product-protocol.js';
 import type { ProdukteCommand } from './produkte/produkte-protocol.js';
 import type { CatalogCommand } from './products/catalog-protocol.js';
@@ -22,7 +28,7 @@ import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-
 import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 5;
+export const STORE_PROTOCOL_VERSION = 6;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =
@@ -44,6 +50,15 @@ export interface StoreBatch {
   readonly protocol: typeof STORE_PROTOCOL_VERSION;
   readonly commands: readonly StoreCommand[];
 }
+
+/** Piscina's one task: the port the batches travel on from now on (sent in the task's transferList). */
+export interface StoreConnect {
+  readonly protocol: typeof STORE_PROTOCOL_VERSION;
+  readonly port: MessagePort;
+}
+
+/** The worker's answer to one batch on the port: a result per command, or why it could not read the batch. */
+export type StoreBatchAnswer = StoreResult[] | { readonly unreadable: string };
 
 /**
  * A response body as the client will receive it, `{"data": ...}` envelope

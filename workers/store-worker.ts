@@ -1,15 +1,33 @@
 /**
  * The store worker: piscina's entry point and the only owner of the data.
- * Piscina runs it on exactly one thread with one task at a time, so every
- * command, reads included, runs to completion before the next begins: that is
- * what serialises mutations.
+ * Piscina starts it on exactly one thread and runs one task on it, the
+ * StoreConnect that hands over the port the batches then travel on. The
+ * thread answers the batches one after the other, each command running to
+ * completion before the next begins: that is what serialises mutations.
  */
 import { workerData } from 'node:worker_threads';
-import { readStoreWorkerData, type StoreBatch, type StoreResult } from './store-protocol.js';
+import { readStoreWorkerData, STORE_PROTOCOL_VERSION, type StoreBatchAnswer, type StoreConnect } from './store-protocol.js';
 import { StoreDispatch } from './store-dispatch.js';
 
 const store = new StoreDispatch(readStoreWorkerData(workerData));
 
-export default function runStoreBatch(batch: StoreBatch): StoreResult[] {
-  return store.runBatch(batch);
+function answer(batch: unknown): StoreBatchAnswer {
+  try {
+    return store.runBatch(batch);
+  } catch (error) {
+    // Only a batch the worker cannot read throws here (each command's own failure is its result).
+    return { unreadable: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Piscina's one task: from now on, every message on `port` is a batch, answered on the same port in the order it came. */
+export default function connectStore(connect: unknown): true {
+  const { protocol, port } = (connect ?? {}) as Partial<StoreConnect>;
+  if (protocol !== STORE_PROTOCOL_VERSION || port === undefined) {
+    throw new Error(`store worker speaks protocol ${STORE_PROTOCOL_VERSION}, got a connection it cannot use`);
+  }
+  port.on('message', (batch: unknown) => {
+    port.postMessage(answer(batch));
+  });
+  return true;
 }

@@ -1,6 +1,6 @@
-import type { Piscina } from 'piscina';
 import { performance } from 'node:perf_hooks';
-import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreResult } from '../../workers/store-protocol.js';
+import { STORE_PROTOCOL_VERSION, type StoreCommand, type StoreResult } from '../../workers/store-protocol.js';
+import type { StoreRunner } from './store-channel.js';
 
 /** What the front gets back for a command: the worker's result, or `busy` when the queue was full. */
 export type StoreReply = StoreResult | { readonly kind: 'busy' };
@@ -11,8 +11,7 @@ export interface StoreClient {
 
 const BUSY: StoreReply = { kind: 'busy' };
 
-/** The part of the piscina pool the client uses. */
-export type StoreRunner = Pick<Piscina<StoreBatch, StoreResult[]>, 'run'>;
+export type { StoreRunner } from './store-channel.js';
 
 interface Waiting {
   readonly command: StoreCommand;

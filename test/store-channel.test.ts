@@ -1,0 +1,62 @@
+import test from 'ava';
+import { once } from 'node:events';
+import { MessageChannel } from 'node:worker_threads';
+import { StoreChannel } from '../src/store/store-channel.js';
+import { startStoreWorker } from '../src/store/start-store-worker.js';
+import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand } from '../workers/store-protocol.js';
+
+const batch = (...commands: StoreCommand[]): StoreBatch => ({ protocol: STORE_PROTOCOL_VERSION, commands });
+const BUILT_WORKER = { filename: new URL('../dist/store-worker.js', import.meta.url), execArgv: [] };
+const WORKER_DATA = { strict: false, marketplace: false, currency: 'EUR', orderPaymentTtlSeconds: 1800 };
+
+test('answers are matched to batches in the order the batches were sent', async (t) => {
+  const { port1, port2 } = new MessageChannel();
+  const channel = new StoreChannel(port1);
+  t.teardown(() => channel.close());
+  const seen: unknown[] = [];
+  port2.on('message', (sent: StoreBatch) => {
+    seen.push(sent);
+    port2.postMessage(sent.commands.map(() => ({ kind: 'ok', body: String(seen.length) })));
+  });
+  const answers = await Promise.all([channel.run(batch({ kind: 'product.list' })), channel.run(batch({ kind: 'product.list' }, { kind: 'product.list' }))]);
+  t.deepEqual(answers, [[{ kind: 'ok', body: '1' }], [{ kind: 'ok', body: '2' }, { kind: 'ok', body: '2' }]]);
+});
+
+test('a batch the worker cannot read is rejected with its reason', async (t) => {
+  const { port1, port2 } = new MessageChannel();
+  const channel = new StoreChannel(port1);
+  t.teardown(() => channel.close());
+  port2.on('message', () => port2.postMessage({ unreadable: 'store worker speaks protocol 6' }));
+  await t.throwsAsync(channel.run(batch()), { message: 'store worker speaks protocol 6' });
+});
+
+test('the real worker answers batches on the port, one result per command, mutations in order', async (t) => {
+  const { pool, channel } = await startStoreWorker(WORKER_DATA, BUILT_WORKER);
+  t.teardown(async () => {
+    channel.close();
+    await pool.destroy();
+  });
+  const fields = { name: 'Channel', description: 'sent on the port', price: 2 };
+  const [created, read, removed, gone] = await channel.run(
+    batch({ kind: 'product.create', fields }, { kind: 'product.get', id: 11 }, { kind: 'product.delete', id: 11 }, { kind: 'product.get', id: 11 }),
+  );
+  t.is(created?.kind, 'ok');
+  t.is(read?.kind, 'ok');
+  t.is(removed?.kind, 'empty');
+  t.deepEqual(gone, { kind: 'refused', code: 'PRODUCT_NOT_FOUND' });
+  const [unreadable] = await Promise.allSettled([channel.run({ protocol: 1 } as unknown as StoreBatch)]);
+  t.is(unreadable?.status, 'rejected');
+});
+
+test('when the worker thread dies, piscina reports it and every batch away or sent later fails', async (t) => {
+  const { pool, channel } = await startStoreWorker(WORKER_DATA, BUILT_WORKER);
+  t.teardown(() => pool.destroy());
+  const destroyed = once(pool, 'workerDestroy');
+  const [thread] = pool.threads;
+  if (thread === undefined) return t.fail('piscina started no thread');
+  const away = channel.run(batch({ kind: 'product.list' }));
+  await thread.terminate();
+  await destroyed;
+  await t.throwsAsync(away, { message: /store worker has stopped/ });
+  await t.throwsAsync(channel.run(batch({ kind: 'product.list' })), { message: /store worker has stopped/ });
+});
