@@ -1,6 +1,7 @@
 import { Counter, Histogram, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AnsweredHook } from '../http/exchange.js';
 import type { BatchingStoreClient } from '../store/store-client.js';
+import { RequestTally, TalliedLatency } from './request-tally.js';
 
 /**
  * What Prometheus scrapes at GET /metrics (prom-client): requests by route
@@ -17,14 +18,26 @@ export interface ServiceMetrics {
 export function createServiceMetrics(store: BatchingStoreClient): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'catalogue_http_requests_total', help: 'Requests answered, by route template, method and status', labelNames: ['route', 'method', 'status'] as const, registers: [registry] });
-  const latency = new Histogram({
-    name: 'catalogue_http_request_duration_seconds',
-    help: 'Time from a request arriving to its answer being written, by route template and method',
-    labelNames: ['route', 'method'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  // Answers are tallied in plain numbers and handed over at scrape time (request-tally.ts).
+  const tally = new RequestTally([0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
+  new Counter({
+    name: 'catalogue_http_requests_total',
+    help: 'Requests answered, by route template, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
     registers: [registry],
+    collect() {
+      for (const { route, method, statuses } of tally.tallies()) {
+        for (const [status, counted] of statuses) {
+          if (counted.count === counted.published) continue;
+          this.inc({ route, method, status: String(status) }, counted.count - counted.published);
+          counted.published = counted.count;
+        }
+      }
+    },
   });
+  registry.registerMetric(
+    new TalliedLatency('catalogue_http_request_duration_seconds', 'Time from a request arriving to its answer being written, by route template and method', tally).asMetric(),
+  );
   new Gauge({
     name: 'catalogue_store_queue_depth',
     help: 'Store commands waiting for the next batch',
@@ -45,25 +58,8 @@ export function createServiceMetrics(store: BatchingStoreClient): ServiceMetrics
     batchTime.observe(seconds);
   });
 
-  // prom-client hashes a label set on every call; the children are looked up
-  // once per label set and kept, so a request costs a Map lookup and two adds.
-  const counted = new Map<string, Counter.Internal>();
-  const timed = new Map<string, Histogram.Internal<'route' | 'method'>>();
   const answered: AnsweredHook = (exchange, status) => {
-    const routeKey = `${exchange.method} ${exchange.route}`;
-    const countKey = `${routeKey} ${status}`;
-    let counter = counted.get(countKey);
-    if (counter === undefined) {
-      counter = requests.labels({ route: exchange.route, method: exchange.method, status: String(status) });
-      counted.set(countKey, counter);
-    }
-    counter.inc();
-    let timer = timed.get(routeKey);
-    if (timer === undefined) {
-      timer = latency.labels({ route: exchange.route, method: exchange.method });
-      timed.set(routeKey, timer);
-    }
-    timer.observe((performance.now() - exchange.startedAt) / 1000);
+    tally.record(exchange.route, exchange.method, status, (performance.now() - exchange.startedAt) / 1000);
   };
   return { registry, answered };
 }
