@@ -3,7 +3,7 @@ import { Buffer } from 'node:buffer';
 import type { HttpErrorTable } from './http-errors.js';
 import type { DrainState } from './drain.js';
 import type { AnsweredHook, Exchange } from './exchange.js';
-import type { JsonBody, Reply } from './reply.js';
+import type { HeaderList, JsonBody, Reply } from './reply.js';
 
 /**
  * Writing responses: the one place every answer passes. Headers go in the
@@ -14,15 +14,31 @@ import type { JsonBody, Reply } from './reply.js';
 const JSON_TYPE = 'application/json; charset=utf-8';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 
-function writeBody(res: ServerResponse, status: number, type: string, body: JsonBody, headers: string[]): void {
+/**
+ * The header list of one answer, built once in writeHead's flat form: its
+ * own headers first (content type and length when it has a body), then the
+ * request id, the exchange's (CORS) and the reply's.
+ */
+function headerList(own: readonly string[], exchange: Exchange, first: HeaderList, last: HeaderList | undefined): string[] {
+  const headers = own.slice();
+  for (const header of first) headers.push(header);
+  headers.push('x-request-id', exchange.requestId);
+  for (const header of exchange.responseHeaders) headers.push(header);
+  if (last !== undefined) for (const header of last) headers.push(header);
+  return headers;
+}
+
+const NO_HEADERS: HeaderList = [];
+
+function writeBody(res: ServerResponse, status: number, type: string, body: JsonBody, exchange: Exchange, first: HeaderList, last: HeaderList | undefined): void {
   if (typeof body === 'string') {
-    res.writeHead(status, ['content-type', type, 'content-length', String(Buffer.byteLength(body)), ...headers]);
+    res.writeHead(status, headerList(['content-type', type, 'content-length', String(Buffer.byteLength(body))], exchange, first, last));
     res.end(body);
     return;
   }
   let length = 0;
   for (const part of body) length += part.byteLength;
-  res.writeHead(status, ['content-type', type, 'content-length', String(length), ...headers]);
+  res.writeHead(status, headerList(['content-type', type, 'content-length', String(length)], exchange, first, last));
   // Corked, the parts leave in one writev call instead of one write each.
   res.cork();
   for (const part of body) res.write(part);
@@ -76,21 +92,20 @@ export function createReplyWriter({ errors, drain, answered }: ReplyWriterParts)
   return (res, reply, exchange) => {
     if (drain.draining) res.shouldKeepAlive = false;
     const status = statusOf(reply);
-    const headers = ['x-request-id', exchange.requestId, ...exchange.responseHeaders, ...(reply.headers ?? [])];
     switch (reply.kind) {
       case 'json':
-        writeBody(res, status, JSON_TYPE, reply.body, headers);
+        writeBody(res, status, JSON_TYPE, reply.body, exchange, NO_HEADERS, reply.headers);
         break;
       case 'text':
-        writeBody(res, status, reply.contentType, reply.body, headers);
+        writeBody(res, status, reply.contentType, reply.body, exchange, NO_HEADERS, reply.headers);
         break;
       case 'empty':
-        res.writeHead(status, headers);
+        res.writeHead(status, headerList(NO_HEADERS, exchange, NO_HEADERS, reply.headers));
         res.end();
         break;
       case 'error': {
         const error = prepared.get(reply.code) as PreparedError;
-        writeBody(res, status, error.type, reply.message === undefined ? error.body : error.render(reply.message), [...error.headers, ...headers]);
+        writeBody(res, status, error.type, reply.message === undefined ? error.body : error.render(reply.message), exchange, error.headers, reply.headers);
         break;
       }
     }
