@@ -2,6 +2,8 @@
  * The harness's command line, checked once at start: a bad option stops the
  * run with a message that names it.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ShopSize } from './scenarios.js';
 
 export interface BenchOptions {
@@ -34,6 +36,8 @@ export interface BenchOptions {
   readonly scenarios: readonly string[] | undefined;
   /** Server names to run; undefined for all (flagged ones only when flagged). */
   readonly servers: readonly string[] | undefined;
+  /** Another build's dist directory, run beside this one as `<service>-baseline` (--baseline-dist). */
+  readonly baselineDist: string | undefined;
   /** Everything was run pinned, with the standard sizes: only such a run is written to RESULTS.md. */
   readonly complete: boolean;
 }
@@ -57,7 +61,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --shop-sizes S,M,L    products in h10k, in h and j, and in h1M (default 10000,100000,1000000; smoke 1300,1400,1500)
   --preplaced N         orders placed and paid before scenario kM's window (default 50000; smoke 100)
   --scenarios LIST      only these scenario letters, e.g. a,d
-  --servers LIST        only these servers, e.g. catalogue,fastify`;
+  --servers LIST        only these servers, e.g. catalogue,fastify
+  --baseline-dist DIR   also run another build of the service (DIR/main.js, e.g. /tmp/base/dist) as catalogue-baseline
+                        (and catalogue-marketplace-baseline...): an A/B comparison in one run; RESULTS.md untouched`;
 
 const FULL = {
   duration: 5,
@@ -110,6 +116,8 @@ export interface KnownNames {
   readonly scenarios: readonly string[];
   readonly servers: readonly string[];
   readonly serverFlags: ReadonlyMap<string, string>;
+  /** The option whose value (a dist directory) adds the baseline servers, so stands for their flag. */
+  readonly baselineFlag: string;
 }
 
 const SERVER_FLAGS = ['--with-bearer'];
@@ -124,7 +132,7 @@ function shopSizes(raw: string): Record<ShopSize, number> {
 export function parseOptions(args: readonly string[], known: KnownNames): BenchOptions {
   const flags = new Set<string>();
   const values = new Map<string, string>();
-  const takesValue = new Set(['--duration', '--requests', '--warmup', '--quiet-wait', '--rounds', '--connections', '--large', '--scaling', '--shop-sizes', '--preplaced', '--scenarios', '--servers']);
+  const takesValue = new Set(['--duration', '--requests', '--warmup', '--quiet-wait', '--rounds', '--connections', '--large', '--scaling', '--shop-sizes', '--preplaced', '--scenarios', '--servers', known.baselineFlag]);
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] as string;
     const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -140,6 +148,11 @@ export function parseOptions(args: readonly string[], known: KnownNames): BenchO
   }
   if (flags.has('--help')) throw new OptionError('');
 
+  const baselineDist = values.get(known.baselineFlag);
+  if (baselineDist !== undefined) {
+    if (!existsSync(join(baselineDist, 'main.js'))) throw new OptionError(`${known.baselineFlag}: no main.js in "${baselineDist}" (build the other commit there first)`);
+    flags.add(known.baselineFlag);
+  }
   const smoke = flags.has('--smoke');
   const base = smoke ? SMOKE : FULL;
   const read = <T>(option: string, parse: (raw: string) => T, fallback: T): T => {
@@ -169,7 +182,7 @@ export function parseOptions(args: readonly string[], known: KnownNames): BenchO
   if (requests !== undefined && requests < connections) throw new OptionError(`--requests must be at least --connections (${connections}), got ${requests}`);
   const options = {
     smoke,
-    serverFlags: new Set([...flags].filter((flag) => SERVER_FLAGS.includes(flag))),
+    serverFlags: new Set([...flags].filter((flag) => SERVER_FLAGS.includes(flag) || flag === known.baselineFlag)),
     unpinned: flags.has('--unpinned'),
     startAhead: smoke,
     connections,
@@ -184,6 +197,7 @@ export function parseOptions(args: readonly string[], known: KnownNames): BenchO
     preplaced: read('--preplaced', (raw) => positiveNumber('--preplaced', raw, { integer: true, min: 1 }), base.preplaced),
     scenarios,
     servers,
+    baselineDist,
   };
   // The committed results are the pinned comparison the targets assume; an
   // unpinned run answers another question and must not replace them.
@@ -192,6 +206,7 @@ export function parseOptions(args: readonly string[], known: KnownNames): BenchO
     !options.unpinned &&
     scenarios === undefined &&
     servers === undefined &&
+    baselineDist === undefined &&
     largeSize === FULL.largeSize &&
     scalingSizes.join(',') === FULL.scalingSizes.join(',') &&
     options.preplaced === FULL.preplaced &&

@@ -14,7 +14,7 @@ import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } 
 import { ServerLineup } from './server-lineup.js';
 import { OptionError, USAGE, parseOptions, type BenchOptions } from './options.js';
 import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, type Scenario } from './scenarios.js';
-import { BASELINE, CEILING, MARKETPLACE_BASELINE, SERVERS, selectServers, type RunningServer, type ServerDefinition } from './servers.js';
+import { BASELINE, BASELINE_DIST, CEILING, KNOWN_SERVERS, MARKETPLACE_BASELINE, SERVERS, selectServers, type RunningServer, type ServerDefinition } from './servers.js';
 import { measure, type LoadSettings, type Measurement } from './load.js';
 import type { LoadPlan } from './load-plan.js';
 import { seedProducts, type SeedReport } from './seed.js';
@@ -265,7 +265,7 @@ async function main(args: readonly string[], options: BenchOptions, placement: P
   const startedAt = new Date();
   const loadAverageStart = os.loadavg();
   const started = performance.now();
-  const servers = selectServers(options.serverFlags, options.servers);
+  const servers = selectServers(options.serverFlags, options.servers, options.baselineDist);
   // A scenario runs when a server of the run answers its routes (--servers may leave a family out).
   const scenarios = SCENARIOS.filter((scenario) => (options.scenarios === undefined || options.scenarios.includes(scenario.id)) && serversFor(scenario, servers).length > 0);
   for (const id of options.scenarios ?? []) {
@@ -342,8 +342,9 @@ let options: BenchOptions;
 try {
   options = parseOptions(args, {
     scenarios: SCENARIOS.map((s) => s.id),
-    servers: SERVERS.map((s) => s.name),
-    serverFlags: new Map(SERVERS.flatMap((s) => (s.flag === undefined ? [] : [[s.name, s.flag] as const]))),
+    servers: KNOWN_SERVERS.map((s) => s.name),
+    serverFlags: new Map(KNOWN_SERVERS.flatMap((s) => (s.flag === undefined ? [] : [[s.name, s.flag] as const]))),
+    baselineFlag: BASELINE_DIST,
   });
 } catch (error) {
   if (!(error instanceof OptionError)) throw error;

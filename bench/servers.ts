@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverCommand, type Placement } from './pinning.js';
 import { SETTING_NAMES } from '../src/config/settings.js';
@@ -191,7 +192,32 @@ export async function startServer(definition: ServerDefinition, placement: Place
   }
 }
 
-/** The servers for this run: every entry without a flag, and the flagged ones asked for. */
-export function selectServers(flags: ReadonlySet<string>, only: readonly string[] | undefined): ServerDefinition[] {
-  return SERVERS.filter((server) => (server.flag === undefined || flags.has(server.flag)) && (only === undefined || only.includes(server.name)));
+/** The option that adds the baseline servers; its value is another build's dist directory. */
+export const BASELINE_DIST = '--baseline-dist';
+
+/**
+ * Another build of the service beside this one, for an A/B comparison in one
+ * run: every service entry started from `dist/main.js`, again, as
+ * `<name>-baseline`, its `main.js` (and so its store worker) taken from `dir`.
+ * Build the other commit apart first (`git worktree add /tmp/base <commit>`,
+ * then `npm ci && npm run build` there) and pass `--baseline-dist /tmp/base/dist`.
+ * An entry that needs a flag of its own (`catalogue+bearer`) needs it here too.
+ */
+export function baselineServers(dir: string): ServerDefinition[] {
+  const main = resolve(dir, 'main.js');
+  return SERVERS.filter((server) => server.role === 'service' && server.args[0] === 'dist/main.js').map((server) => ({
+    ...server,
+    name: `${server.name}-baseline`,
+    args: [main, ...server.args.slice(1)],
+    flag: server.flag ?? BASELINE_DIST,
+  }));
+}
+
+/** Every server a run may name: the table, and the baselines' names (they run only with --baseline-dist). */
+export const KNOWN_SERVERS: readonly ServerDefinition[] = [...SERVERS, ...baselineServers('dist')];
+
+/** The servers for this run: every entry without a flag, the flagged ones asked for, and the baselines when a baseline build is given. */
+export function selectServers(flags: ReadonlySet<string>, only: readonly string[] | undefined, baselineDist?: string): ServerDefinition[] {
+  const candidates = baselineDist === undefined ? SERVERS : [...SERVERS, ...baselineServers(baselineDist)];
+  return candidates.filter((server) => (server.flag === undefined || flags.has(server.flag)) && (only === undefined || only.includes(server.name)));
 }
