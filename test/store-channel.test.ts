@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { MessageChannel } from 'node:worker_threads';
 import { StoreChannel } from '../src/store/store-channel.js';
 import { startStoreWorker } from '../src/store/start-store-worker.js';
-import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand } from '../workers/store-protocol.js';
+import { PACKED_EMPTY, PACKED_OTHER, STORE_PROTOCOL_VERSION, type PostedBatch, type StoreBatch, type StoreCommand } from '../workers/store-protocol.js';
 
 const batch = (...commands: StoreCommand[]): StoreBatch => ({ protocol: STORE_PROTOCOL_VERSION, commands });
 const BUILT_WORKER = { filename: new URL('../dist/store-worker.js', import.meta.url), execArgv: [] };
@@ -14,12 +14,31 @@ test('answers are matched to batches in the order the batches were sent', async 
   const channel = new StoreChannel(port1);
   t.teardown(() => channel.close());
   const seen: unknown[] = [];
-  port2.on('message', (sent: StoreBatch) => {
+  port2.on('message', (sent: PostedBatch) => {
     seen.push(sent);
-    port2.postMessage(sent.commands.map(() => ({ kind: 'ok', body: String(seen.length) })));
+    const commands = JSON.parse(sent.commands as string) as StoreCommand[];
+    port2.postMessage(commands.flatMap(() => [String(seen.length), undefined]));
   });
   const answers = await Promise.all([channel.run(batch({ kind: 'product.list' })), channel.run(batch({ kind: 'product.list' }, { kind: 'product.list' }))]);
   t.deepEqual(answers, [[{ kind: 'ok', body: '1' }], [{ kind: 'ok', body: '2' }, { kind: 'ok', body: '2' }]]);
+});
+
+test('commands travel as one JSON text, or as they are when JSON cannot carry them; results come back flat and are whole again', async (t) => {
+  const { port1, port2 } = new MessageChannel();
+  const channel = new StoreChannel(port1);
+  t.teardown(() => channel.close());
+  const seen: PostedBatch[] = [];
+  const refused = { kind: 'refused', code: 'PRODUCT_NOT_FOUND', message: 'gone' };
+  port2.on('message', (sent: PostedBatch) => {
+    seen.push(sent);
+    port2.postMessage(['{"data":1}', '"v1"', '{"data":2}', undefined, PACKED_EMPTY, undefined, PACKED_OTHER, refused]);
+  });
+  const results = await channel.run(batch({ kind: 'product.get', id: 1 }, { kind: 'product.list' }, { kind: 'product.delete', id: 2 }, { kind: 'product.get', id: 3 }));
+  t.deepEqual(results, [{ kind: 'ok', body: '{"data":1}', etag: '"v1"' }, { kind: 'ok', body: '{"data":2}' }, { kind: 'empty' }, refused]);
+  t.is(typeof seen[0]?.commands, 'string');
+  const unusual = { kind: 'product.create', fields: { name: 'x', description: 'y', price: 1n } } as unknown as StoreCommand;
+  await channel.run(batch(unusual, unusual, unusual, unusual));
+  t.deepEqual(seen[1]?.commands, [unusual, unusual, unusual, unusual]);
 });
 
 test('a batch the worker cannot read is rejected with its reason', async (t) => {
@@ -42,7 +61,7 @@ test('the real worker answers batches on the port, one result per command, mutat
   );
   t.is(created?.kind, 'ok');
   t.is(read?.kind, 'ok');
-  t.is(removed?.kind, 'empty');
+  t.deepEqual(removed, { kind: 'empty' });
   t.deepEqual(gone, { kind: 'refused', code: 'PRODUCT_NOT_FOUND' });
   const [unreadable] = await Promise.allSettled([channel.run({ protocol: 1 } as unknown as StoreBatch)]);
   t.is(unreadable?.status, 'rejected');

@@ -6,14 +6,36 @@
  * completion before the next begins: that is what serialises mutations.
  */
 import { workerData } from 'node:worker_threads';
-import { readStoreWorkerData, STORE_PROTOCOL_VERSION, type StoreBatchAnswer, type StoreConnect } from './store-protocol.js';
+import {
+  PACKED_EMPTY,
+  PACKED_OTHER,
+  readStoreWorkerData,
+  STORE_PROTOCOL_VERSION,
+  type PackedResults,
+  type PostedBatch,
+  type StoreBatchAnswer,
+  type StoreConnect,
+  type StoreResult,
+} from './store-protocol.js';
 import { StoreDispatch } from './store-dispatch.js';
 
 const store = new StoreDispatch(readStoreWorkerData(workerData));
 
-function answer(batch: unknown): StoreBatchAnswer {
+/** The results, flat (see PackedResults). */
+function pack(results: readonly StoreResult[]): PackedResults {
+  const packed: PackedResults = [];
+  for (const result of results) {
+    if (result.kind === 'ok' && result.total === undefined && result.created === undefined) packed.push(result.body, result.etag);
+    else if (result.kind === 'empty') packed.push(PACKED_EMPTY, undefined);
+    else packed.push(PACKED_OTHER, result);
+  }
+  return packed;
+}
+
+function answer(posted: unknown): StoreBatchAnswer {
   try {
-    return store.runBatch(batch);
+    const { protocol, commands } = (posted ?? {}) as Partial<PostedBatch>;
+    return pack(store.runBatch({ protocol, commands: typeof commands === 'string' ? (JSON.parse(commands) as unknown) : commands }));
   } catch (error) {
     // Only a batch the worker cannot read throws here (each command's own failure is its result).
     return { unreadable: error instanceof Error ? error.message : String(error) };

@@ -40,6 +40,14 @@ export type RouteRunner<Caller, Command> = (
 
 const transportError = (code: TransportErrorCode, message?: string): Reply => errorReply(code, message === undefined ? {} : { message });
 
+/** A route's declared ids as entries, listed once per declaration rather than once per request. */
+const declaredIds = new WeakMap<object, [string, string][]>();
+function idEntries(ids: Readonly<Record<string, string>>): [string, string][] {
+  let entries = declaredIds.get(ids);
+  if (entries === undefined) declaredIds.set(ids, (entries = Object.entries(ids)));
+  return entries;
+}
+
 function queryOf(url: string | undefined): string {
   const question = url?.indexOf('?') ?? -1;
   return question === -1 || url === undefined ? '' : url.slice(question + 1);
@@ -90,7 +98,7 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
     }
 
     if (definition.ids !== undefined) {
-      for (const [name, notFound] of Object.entries(definition.ids)) {
+      for (const [name, notFound] of idEntries(definition.ids)) {
         const id = parseId(params[name]);
         if (id === undefined) return errorReply(notFound);
         ids[name] = id;
@@ -112,12 +120,13 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
     // The claim's fingerprint is of the body as parsed, not as validated: an unknown key makes another body.
     const key = judgedKey?.ok === true ? judgedKey.value : undefined;
     const claim = key === undefined ? undefined : claimOf(key, scopeOf(definition.method, definition.path, ids, params), body);
-    const input: RouteInput<Caller, unknown> = {
-      ...bare,
-      body: judgedBody?.ok ? judgedBody.value : undefined,
-      query: judgedQuery?.ok ? judgedQuery.value : undefined,
-      ...(claim === undefined ? {} : { idempotency: claim }),
-    };
+    // Built field by field rather than spread from `bare`: this object is made for every request.
+    const validBody = judgedBody?.ok ? judgedBody.value : undefined;
+    const validQuery = judgedQuery?.ok ? judgedQuery.value : undefined;
+    const input: RouteInput<Caller, unknown> =
+      claim === undefined
+        ? { req, params, ids, body: validBody, query: validQuery, caller, conditions: bare.conditions }
+        : { req, params, ids, body: validBody, query: validQuery, caller, conditions: bare.conditions, idempotency: claim };
 
     const { action } = definition;
     if (!('store' in action)) return action.handle(input);

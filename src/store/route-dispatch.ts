@@ -13,8 +13,9 @@ import { storeReplyToHttp } from './store-replies.js';
  * answer are one step of the store: no other request comes between them.
  */
 export function routeDispatch(store: StoreClient, log: Logger) {
-  return async (command: StoreCommand, status: 200 | 201 | 204, listing?: ListingRequest, idempotency?: IdempotencyClaim): Promise<Reply> => {
+  // Not an async function: one promise a request (the store's answer, mapped) rather than two.
+  return (command: StoreCommand, status: 200 | 201 | 204, listing?: ListingRequest, idempotency?: IdempotencyClaim): Promise<Reply> => {
     const sent: StoreCommand = idempotency === undefined ? command : { kind: 'idempotency.run', claim: idempotency, status, command };
-    return storeReplyToHttp(await store.send(sent), status, log, listing);
+    return store.send(sent).then((reply) => storeReplyToHttp(reply, status, log, listing));
   };
 }

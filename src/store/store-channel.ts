@@ -1,9 +1,34 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { StoreBatch, StoreBatchAnswer, StoreResult } from '../../workers/store-protocol.js';
+import { PACKED_EMPTY, PACKED_OTHER, type PackedResults, type PostedBatch, type StoreBatch, type StoreBatchAnswer, type StoreBody, type StoreResult } from '../../workers/store-protocol.js';
 
 /** What the batching client sends batches through: a promise of one result per command. */
 export interface StoreRunner {
   run(batch: StoreBatch): Promise<StoreResult[]>;
+}
+
+const EMPTY: StoreResult = { kind: 'empty' };
+
+/** The commands as one JSON text, or as they are when JSON cannot carry them (see PostedBatch). */
+function posted({ protocol, commands }: StoreBatch): PostedBatch {
+  try {
+    return { protocol, commands: JSON.stringify(commands) };
+  } catch {
+    return { protocol, commands };
+  }
+}
+
+/** The worker's flat results as StoreResults again (see PackedResults). */
+function unpack(packed: PackedResults): StoreResult[] {
+  const results: StoreResult[] = [];
+  for (let index = 0; index + 1 < packed.length; index += 2) {
+    const first = packed[index];
+    const second = packed[index + 1];
+    if (first === PACKED_OTHER) results.push(second as StoreResult);
+    else if (first === PACKED_EMPTY) results.push(EMPTY);
+    else if (second === undefined) results.push({ kind: 'ok', body: first as StoreBody });
+    else results.push({ kind: 'ok', body: first as StoreBody, etag: second as string });
+  }
+  return results;
 }
 
 interface Pending {
@@ -18,7 +43,8 @@ interface Pending {
  * ids, no per-task records. Piscina's `run` costs a task record, a promise,
  * an Atomics wake-up and a ref/unref of its port per batch, which the issue's
  * profile (12) put at a tenth of the front's busy time; here a batch is one
- * postMessage each way.
+ * postMessage each way, the commands as one JSON text and the results flat
+ * (store-protocol.ts says why).
  *
  * The port holds the process open only while a batch is away, like a piscina
  * task; once the worker's thread has gone (its port closes), every batch
@@ -42,7 +68,7 @@ export class StoreChannel implements StoreRunner {
     return new Promise((resolve, reject) => {
       if (this.#pending.length === 0) this.#port.ref();
       this.#pending.push({ resolve, reject });
-      this.#port.postMessage(batch);
+      this.#port.postMessage(posted(batch));
     });
   }
 
@@ -55,7 +81,7 @@ export class StoreChannel implements StoreRunner {
     const pending = this.#pending.shift();
     if (this.#pending.length === 0) this.#port.unref();
     if (pending === undefined) return;
-    if (Array.isArray(answer)) pending.resolve(answer);
+    if (Array.isArray(answer)) pending.resolve(unpack(answer));
     else pending.reject(new Error(answer.unreadable));
   };
 
