@@ -144,12 +144,13 @@ for (const size of sizes) {
 // The breakdown: let go of one domain at a time (and the commands holding it) and see what the heap gives back.
 console.log('by part, at the largest size (heap bytes per order):');
 const releases: readonly (readonly [string, () => void])[] = [
-  ['payments', () => {
-    store.parts.ledger = undefined;
-    (store as { payment?: unknown }).payment = undefined;
-  }],
+  // The keys first: the payment commands hold them, and they hold the ledger (a payment's 201 is rebuilt from it).
   ['idempotency keys', () => {
     store.parts.keys = undefined;
+    (store as { payment?: unknown }).payment = undefined;
+  }],
+  ['payments', () => {
+    store.parts.ledger = undefined;
   }],
   ['orders (records, lists, expiry, purchases)', () => {
     store.parts.orders = undefined;

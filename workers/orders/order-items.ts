@@ -1,4 +1,5 @@
 import { itemsJson, type PricedLine } from '../carts/priced-lines.js';
+import { SharedStrings } from '../shared-strings.js';
 
 /** How many distinct items texts are shared at most; past it new texts are kept as they are (each order its own). */
 export const MAX_SHARED_ITEMS = 10_000;
@@ -17,14 +18,10 @@ export interface OrderLine {
  * changes are few per order, reads of the text are many.
  */
 export class OrderItems {
-  readonly #shared = new Map<string, string>();
+  readonly #shared = new SharedStrings(MAX_SHARED_ITEMS);
 
   text(lines: readonly PricedLine[]): string {
-    const text = itemsJson(lines);
-    const shared = this.#shared.get(text);
-    if (shared !== undefined) return shared;
-    if (this.#shared.size < MAX_SHARED_ITEMS) this.#shared.set(text, text);
-    return text;
+    return this.#shared.share(itemsJson(lines));
   }
 }
 
