@@ -70,11 +70,20 @@ export function checkoutSection(record: RunRecord): string | undefined {
       );
     }
   }
+  const { customers, checkoutProducts, connections } = record.options;
+  const extras =
+    customers === undefined && checkoutProducts === 0
+      ? []
+      : [
+          `kM's server also held ${integer(checkoutProducts)} products seeded as h seeds them and ${integer(customers ?? connections * 2)} customers (${integer(connections * 2)} ordering, the rest registered only) before its orders (\`--checkout-products\`, \`--customers\`); k's is the bare shop. "RSS after setup" is kM's with all of it: the memory target is 1.5 GB at 1,000,000 products, 100,000 customers and 1,000,000 orders.`,
+          '',
+        ];
   return [
     '## Checkout (the service alone)',
     '',
     'Each connection loops PUT cart item, POST order, POST payment (the simulated processor, a new Idempotency-Key each), as one of twice as many customers as connections, registered, logged in and given an address before the window (with kM, the pre-placed orders too: "set up in"). One order is the three requests; orders/s counts the payments answered in the window, CPU per order is the server\'s CPU over the window divided by them.',
     '',
+    ...extras,
     table(header, rows),
     '',
     ...(flatness.length > 0 ? ['Flatness (kM against k):', '', ...flatness, ''] : []),

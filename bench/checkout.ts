@@ -79,18 +79,25 @@ async function makeCustomer(url: string, run: string, index: number): Promise<Cu
   return { token, addressId: address.id };
 }
 
+/** A customer who only registers: held by the service, never logged in (each login is a second password hash). */
+async function registerOnly(url: string, run: string, index: number): Promise<void> {
+  await expectCreated(url, 'POST', '/users/register', {}, { email: `k${run}-idle-${index}@bench.example.com`, password: PASSWORD, name: `Bench Idle Customer ${index}` });
+}
+
 /**
  * Not measured: the product (as an administrator), then `customers`
- * customers. The orders placed before kM's window are placed by the plan
- * itself (run.ts: `preplaceOrders`).
+ * customers who order, then `idle` more who only register (the memory
+ * target's customers: `--customers`). The orders placed before kM's window
+ * are placed by the plan itself (run.ts: `preplaceOrders`).
  */
-export async function setUpCheckout(url: string, admin: Headers, customers: number): Promise<{ shop: CheckoutShop; seconds: number }> {
+export async function setUpCheckout(url: string, admin: Headers, customers: number, idle = 0): Promise<{ shop: CheckoutShop; seconds: number }> {
   const started = performance.now();
   const product = await expectCreated(url, 'POST', '/products', admin, PRODUCT);
   const productId = product.id;
   if (typeof productId !== 'number') throw new Error('POST /products answered no id');
   const run = randomUUID().slice(0, 8);
   const made = await inBatches(customers, SETUP_CONCURRENCY, (index) => makeCustomer(url, run, index));
+  await inBatches(idle, SETUP_CONCURRENCY, (index) => registerOnly(url, run, index));
   return { shop: { productId, customers: made }, seconds: (performance.now() - started) / 1000 };
 }
 

@@ -120,7 +120,6 @@ console.log('orders      heap B/order  RSS B/order  µs/order (last batch)  GC m
 let placed = 0;
 let nextUser = 1;
 for (const size of sizes) {
-  let batchUs = 0;
   while (placed < size) {
     const count = Math.min(BATCH, size - placed);
     const gcBefore = gcMs;
@@ -130,7 +129,7 @@ for (const size of sizes) {
       nextUser = nextUser === customerCount ? 1 : nextUser + 1;
       if ((placed + index) % 1000 === 0) store.order['orders.expire']({ kind: 'orders.expire', now: Date.now() });
     }
-    batchUs = ((performance.now() - begun) * 1000) / count;
+    const batchUs = ((performance.now() - begun) * 1000) / count;
     placed += count;
     await tick();
     if (placed === size) {

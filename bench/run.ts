@@ -65,6 +65,8 @@ interface CaseSetup {
   readonly rounds: number;
   /** The longest wait for a quiet machine before each round. */
   readonly quietWait: number;
+  /** What k's and kM's server holds besides the orders: `--customers` and `--checkout-products`. */
+  readonly checkout: Pick<BenchOptions, 'customers' | 'checkoutProducts'>;
 }
 
 /** The servers in the order of a round: each round starts one later, so none is always first. */
@@ -113,13 +115,20 @@ function scenarioSize(scenario: Scenario, options: BenchOptions): number {
 }
 
 /** Fills a fresh server for a scenario (not measured) and returns its load plan, given the round's random choices. */
-async function prepare(scenario: Scenario, size: number, server: RunningServer, connections: number): Promise<{ seed: SeedReport | undefined; plan: (random: () => number) => LoadPlan }> {
+async function prepare(scenario: Scenario, size: number, server: RunningServer, connections: number, options: CaseSetup['checkout']): Promise<{ seed: SeedReport | undefined; plan: (random: () => number) => LoadPlan }> {
   if (scenario.family === 'checkout') {
-    // Twice as many customers as connections: a chain cut off at the end of a warm-up keeps its customer.
-    const setUp = await setUpCheckout(server.url, server.definition.adminHeaders ?? {}, connections * 2);
+    // kM may carry the memory target's catalogue and customers (--checkout-products, --customers); k stays the bare shop.
+    const extras = size > 0 ? options : { customers: undefined, checkoutProducts: 0 };
+    const products = extras.checkoutProducts > 0 ? await seedShop(server.url, server.definition.adminHeaders ?? {}, SEED_SIZE, extras.checkoutProducts) : undefined;
+    if (products !== undefined) progress(`  ${server.definition.name.padEnd(21)} seeded ${extras.checkoutProducts.toLocaleString('en')} products in ${products.report.seconds.toFixed(1)} s`);
+    // Twice as many customers as connections order: a chain cut off at the end of a warm-up keeps its customer. The rest only register.
+    const ordering = connections * 2;
+    const idle = Math.max(0, (extras.customers ?? ordering) - ordering);
+    const setUp = await setUpCheckout(server.url, server.definition.adminHeaders ?? {}, ordering, idle);
     const placed = size > 0 ? await preplaceOrders(server.url, server.pid, setUp.shop, size, connections) : { paid: 0, seconds: 0 };
-    progress(`  ${server.definition.name.padEnd(21)} ${connections * 2} customers in ${setUp.seconds.toFixed(1)} s; ${placed.paid.toLocaleString('en')} orders placed and paid in ${placed.seconds.toFixed(1)} s`);
-    return { seed: { size: placed.paid, posted: placed.paid, seconds: setUp.seconds + placed.seconds }, plan: () => checkoutPlan(setUp.shop) };
+    progress(`  ${server.definition.name.padEnd(21)} ${(ordering + idle).toLocaleString('en')} customers (${ordering} ordering) in ${setUp.seconds.toFixed(1)} s; ${placed.paid.toLocaleString('en')} orders placed and paid in ${placed.seconds.toFixed(1)} s`);
+    const seconds = (products?.report.seconds ?? 0) + setUp.seconds + placed.seconds;
+    return { seed: { size: placed.paid, posted: placed.paid, seconds }, plan: () => checkoutPlan(setUp.shop) };
   }
   if (scenario.family === 'catalogue') {
     const seed = size > SEED_SIZE ? await seedProducts(server.url, server.headers, SEED_SIZE, size) : undefined;
@@ -158,7 +167,7 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
     if (!several) await quietMoment(setup.quietWait);
     try {
       await withServer(definition, setup.lineup, async (server) => {
-        const { seed, plan } = await prepare(scenario, size, server, setup.settings.connections);
+        const { seed, plan } = await prepare(scenario, size, server, setup.settings.connections, setup.checkout);
         if (seed !== undefined) seeds.get(definition.name)?.push(seed);
         const afterSeed: ProcessMemory | undefined = processMemory(server.pid);
         for (const round of session.rounds) {
@@ -275,6 +284,7 @@ async function main(args: readonly string[], options: BenchOptions, placement: P
     lineup,
     rounds: options.rounds,
     quietWait: options.quietWait,
+    checkout: { customers: options.customers, checkoutProducts: options.checkoutProducts },
   };
   progress(`bench: ${servers.map((s) => s.name).join(', ')}; ${describePlacement(placement).replaceAll('**', '')}`);
 
