@@ -20,9 +20,10 @@ import type { LoadPlan } from './load-plan.js';
 import { seedProducts, type SeedReport } from './seed.js';
 import { seedShop } from './shop-seed.js';
 import { checkoutPlan, preplaceOrders, setUpCheckout } from './checkout.js';
+import { measureWithReadProbe } from './read-probe.js';
 import { QUIET_CORES, describeMachine, processMemory, waitForQuiet, type ProcessMemory } from './proc-stats.js';
 import { combineRounds } from './rounds.js';
-import { renderReport, runFailures, type CaseMemory, type CaseResult, type RunRecord, type ScalingStep } from './report.js';
+import { renderReport, runFailures, type CaseMemory, type CaseResult, type ReadP99, type RunRecord, type ScalingStep } from './report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = fileURLToPath(new URL('RESULTS.md', import.meta.url));
@@ -142,6 +143,18 @@ async function prepare(scenario: Scenario, size: number, server: RunningServer, 
   return { seed: report, plan: (random) => scenario.plan(contents, random) };
 }
 
+/** Scenario k also measures a shopper's product read, alone and beside the checkout (read-probe.ts). */
+const probesReads = (scenario: Scenario): boolean => scenario.family === 'checkout' && scenario.preplaced === 'none';
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function medianReadP99(rounds: readonly ReadP99[]): ReadP99 | undefined {
+  return rounds.length === 0 ? undefined : { alone: median(rounds.map((r) => r.alone)), beside: median(rounds.map((r) => r.beside)) };
+}
+
 /** The memory of the session that ended the largest. */
 function larger(kept: CaseMemory | undefined, next: CaseMemory): CaseMemory {
   return kept === undefined || (next.afterLoad?.rssBytes ?? 0) > (kept.afterLoad?.rssBytes ?? 0) ? next : kept;
@@ -156,6 +169,7 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
   const seeds = new Map<string, SeedReport[]>(servers.map((server) => [server.name, []]));
   const memory = new Map<string, CaseMemory>();
   const failures = new Map<string, string>();
+  const readP99s = new Map<string, ReadP99[]>(servers.map((server) => [server.name, []]));
   // The marketplace's peer spends 3 ms of CPU on an h request at 100,000
   // products and 43 ms at a million: the window must not start while it is
   // still working through the warm-up's.
@@ -175,7 +189,15 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
         const afterSeed: ProcessMemory | undefined = processMemory(server.pid);
         for (const round of session.rounds) {
           if (several) await quietMoment(setup.quietWait);
-          const measurement = await measure(server.url, server.pid, server.headers, plan(seededRandom(RANDOM_SEED)), settings);
+          const load = (): Promise<Measurement> => measure(server.url, server.pid, server.headers, plan(seededRandom(RANDOM_SEED)), settings);
+          let measurement: Measurement;
+          if (probesReads(scenario)) {
+            const probed = await measureWithReadProbe(server.url, server.pid, load, settings);
+            measurement = probed.measurement;
+            readP99s.get(definition.name)?.push(probed.readP99);
+          } else {
+            measurement = await load();
+          }
           rounds.get(definition.name)?.push(measurement);
           progress(`  ${label(round)} ${summary(measurement)}`);
         }
@@ -196,6 +218,7 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
       seeds: seeds.get(server.name) ?? [],
       memory: memory.get(server.name),
       measurement: failure === undefined && measured.length > 0 ? combineRounds(measured) : undefined,
+      readP99: medianReadP99(readP99s.get(server.name) ?? []),
       failure: failure ?? (measured.length === 0 ? 'not measured' : undefined),
     };
   });
