@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } from './pinning.js';
 import { ServerLineup } from './server-lineup.js';
 import { OptionError, USAGE, parseOptions, type BenchOptions } from './options.js';
-import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, type Scenario } from './scenarios.js';
+import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, serversFor, type Scenario } from './scenarios.js';
 import { BASELINE, CEILING, MARKETPLACE_BASELINE, SERVERS, selectServers, type RunningServer, type ServerDefinition } from './servers.js';
 import { measure, type LoadSettings, type Measurement } from './load.js';
 import type { LoadPlan } from './load-plan.js';
@@ -98,15 +98,6 @@ function scenarioSessions(scenario: Scenario, servers: readonly ServerDefinition
   // kM's orders take minutes to place: placed once per server, measured in every round (each round adds its own).
   if ((scenario.family === 'marketplace' && scenario.seedOnce) || (scenario.family === 'checkout' && scenario.preplaced === 'many')) return servers.map((definition) => ({ definition, rounds: Array.from({ length: rounds }, (_, round) => round) }));
   return scenarioTurns(servers, rounds).map(({ round, definition }) => ({ definition, rounds: [round] }));
-}
-
-/** The servers of the run that answer a scenario's routes. */
-function serversFor(scenario: Scenario, servers: readonly ServerDefinition[]): ServerDefinition[] {
-  // The checkout has no peer: the service in marketplace mode alone.
-  if (scenario.family === 'checkout') return servers.filter((server) => server.family === 'marketplace' && server.role === 'service');
-  // A revalidation is the service's against its own 200 (scenario a): the peers send no ETag.
-  if (scenario.family === 'catalogue' && scenario.revalidates !== undefined) return servers.filter((server) => server.family === 'catalogue' && server.role === 'service');
-  return servers.filter((server) => server.family === scenario.family);
 }
 
 function scenarioSize(scenario: Scenario, options: BenchOptions): number {
