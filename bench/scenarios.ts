@@ -8,6 +8,7 @@
 import type { LoadPlan, Outgoing, RequestKind, Step, StepContext } from './load-plan.js';
 import { expectEmpty, expectList, expectProduct } from './product-shapes.js';
 import type { ShopContents } from './shop-contents.js';
+import type { ServerDefinition } from './servers.js';
 import { SEARCH_SCENARIOS } from './search-scenarios.js';
 
 interface ScenarioBase {
@@ -24,7 +25,13 @@ export interface CatalogueScenario extends ScenarioBase {
   readonly family: 'catalogue';
   /** Whether the server needs the large collection seeded first. */
   readonly collection: 'seed' | 'large';
-  readonly plan: (size: number, random: () => number) => LoadPlan;
+  /**
+   * A path whose current ETag every request sends as If-None-Match (handed
+   * to `plan`): the service's rows only, as the peers written as their users
+   * would send no ETag.
+   */
+  readonly revalidates?: string;
+  readonly plan: (size: number, random: () => number, etag?: string) => LoadPlan;
 }
 
 /** Which of the three marketplace sizes (`--shop-sizes`) a search case runs at. */
@@ -68,6 +75,7 @@ const KINDS = {
   byId: { label: 'GET by id', status: 200, check: expectProduct() },
   create: { label: 'POST', status: 201, check: expectProduct() },
   delete: { label: 'DELETE', status: 204, check: expectEmpty() },
+  notModified: { label: 'GET 304', status: 304, check: expectEmpty() },
   replace: { label: 'PUT', status: 200, check: expectProduct() },
 } as const satisfies Record<string, RequestKind>;
 
@@ -105,6 +113,18 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
     describe: () => 'GET /products/5',
     collection: 'seed',
     plan: () => ({ steps: [{ fixed: byId(5) }], kinds: { byId: KINDS.byId } }),
+  },
+  {
+    id: 'a304',
+    name: 'get-by-id-not-modified',
+    family: 'catalogue',
+    describe: () => 'GET /products/5 with If-None-Match: its ETag (304)',
+    collection: 'seed',
+    revalidates: '/products/5',
+    plan: (_size, _random, etag = '') => ({
+      steps: [{ fixed: { kind: 'notModified', method: 'GET', path: '/products/5', headers: { 'if-none-match': etag } } }],
+      kinds: { notModified: KINDS.notModified },
+    }),
   },
   {
     id: 'b',
@@ -203,4 +223,13 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
+}
+
+/** The servers of the run that answer a scenario's routes. */
+export function serversFor(scenario: Scenario, servers: readonly ServerDefinition[]): ServerDefinition[] {
+  // The checkout has no peer: the service in marketplace mode alone.
+  if (scenario.family === 'checkout') return servers.filter((server) => server.family === 'marketplace' && server.role === 'service');
+  // A revalidation is the service's against its own 200 (scenario a): the peers send no ETag.
+  if (scenario.family === 'catalogue' && scenario.revalidates !== undefined) return servers.filter((server) => server.family === 'catalogue' && server.role === 'service');
+  return servers.filter((server) => server.family === scenario.family);
 }

@@ -11,7 +11,7 @@ export const produkteRoutes = [
     method: 'GET',
     path: '/produkte',
     summary: 'List every item as {id, name, price}',
-    action: { store: () => ({ kind: 'produkte.list' }), status: 200 },
+    action: { store: ({ conditions }) => ({ kind: 'produkte.list', conditions }), status: 200 },
   }),
   route({
     method: 'POST',
@@ -25,13 +25,13 @@ export const produkteRoutes = [
     path: '/produkte/:id',
     summary: 'Read one item',
     ids: itemId,
-    action: { store: ({ ids }) => ({ kind: 'produkte.get', id: ids.id }), status: 200 },
+    action: { store: ({ ids, conditions }) => ({ kind: 'produkte.get', id: ids.id, conditions }), status: 200 },
   }),
   route({
     method: 'DELETE',
     path: '/produkte/:id',
     summary: 'Delete one item; answers {id, deleted: true}',
     ids: itemId,
-    action: { store: ({ ids }) => ({ kind: 'produkte.delete', id: ids.id }), status: 200 },
+    action: { store: ({ ids, conditions }) => ({ kind: 'produkte.delete', id: ids.id, conditions }), status: 200 },
   }),
 ];
