@@ -52,6 +52,8 @@ import { PAYMENT_ERRORS } from './payments/payment-errors.js';
 import { paymentRoutes } from './payments/payment-routes.js';
 import type { CardProcessor } from './payments/card-processor.js';
 import { SimulatedCardProcessor } from './payments/simulated-card-processor.js';
+import { OPENAPI_ERRORS } from './openapi/openapi-errors.js';
+import { apiReference } from './openapi/openapi-routes.js';
 
 export interface AppParts {
   readonly config: ServiceConfig;
@@ -80,6 +82,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
     ORDER_ERRORS,
     IDEMPOTENCY_ERRORS,
     PAYMENT_ERRORS,
+    OPENAPI_ERRORS,
   ]);
 }
 
@@ -104,13 +107,17 @@ export function createApp({ config, store, log, drain, metrics, cardProcessor = 
   const shop = [...catalogRoutes, ...reviewRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes, ...cartRoutes, ...orderRoutes, ...adminOrderRoutes, ...paymentRoutes({ store, processor: cardProcessor, log })];
   const marketplace = config.marketplace ? shop : [...productRoutes];
   const observability = metrics === undefined ? [] : metricsRoutes(metrics.registry);
-  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: loginPasswords, tokens }), ...healthRoutes, ...observability];
+  const reference = config.openapi ? apiReference({ basePath: config.basePath, docs: config.docs }) : undefined;
+  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: loginPasswords, tokens }), ...healthRoutes, ...observability, ...(reference?.routes ?? [])];
+  const errors = serviceErrors(config);
+  // Described from the very list the router is given, once.
+  reference?.describe({ routes, errors, auth, basePath: config.basePath, strict: config.strict });
 
   const hooks = [metrics?.answered, config.accessLog ? accessLog(log) : undefined].filter((hook) => hook !== undefined);
   const answered: AnsweredHook | undefined = hooks.length === 0 ? undefined : hooks.length === 1 ? hooks[0] : (exchange, status) => {
     for (const hook of hooks) hook(exchange, status);
   };
-  const write = createReplyWriter({ errors: serviceErrors(config), drain, ...(answered === undefined ? {} : { answered }) });
+  const write = createReplyWriter({ errors, drain, ...(answered === undefined ? {} : { answered }) });
   const run = createRouteRunner<Identity, StoreCommand>({ bodyLimit: config.bodyLimit, dispatch, write, log });
   const cors = config.corsOrigins === undefined ? undefined : createCors(config.corsOrigins);
   return createRouter({ routes: protectRoutes<StoreCommand>(routes, auth, { tokens, passwords: passwordCheck() }), basePath: config.basePath, run, write, ...(cors === undefined ? {} : { cors }) });

@@ -13,8 +13,8 @@ export type JsonSchema = { readonly [keyword: string]: unknown };
 export type AnswerDoc =
   /** JSON, described by a schema. */
   | { readonly kind: 'json'; readonly schema: JsonSchema }
-  /** Anything else (metrics, the reference page and its files), as text of this media type. */
-  | { readonly kind: 'text'; readonly contentType: string }
+  /** Anything else (metrics, the reference page and its files): text of one of these media types. */
+  | { readonly kind: 'text'; readonly contentTypes: readonly string[] }
   /** No body (204, and 201/200 answers without one). */
   | { readonly kind: 'empty' };
 

@@ -2,7 +2,7 @@ import { routesOf } from '../auth/identity.js';
 import { textReply } from '../http/reply.js';
 import type { AnswerDoc } from '../http/route-doc.js';
 
-const EXPOSITION: AnswerDoc = { kind: 'text', contentType: 'text/plain' };
+const EXPOSITION: AnswerDoc = { kind: 'text', contentTypes: ['text/plain'] };
 import type { Registry } from 'prom-client';
 
 /** GET /metrics: Prometheus' text format. Protectable with PROTECT like any route; off with METRICS=0. */
