@@ -1,4 +1,3 @@
-import type { RequestListener } from 'node:http';
 import type { ServiceConfig } from './config/load-config.js';
 import type { Logger } from './log/logger.js';
 import type { StoreClient } from './store/store-client.js';
@@ -12,7 +11,7 @@ import type { ServiceMetrics } from './metrics/service-metrics.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
 import type { DrainState } from './http/drain.js';
 import { createRouteRunner } from './http/route-runner.js';
-import { createRouter } from './http/router.js';
+import { createRouter, type RouterListener } from './http/router.js';
 import { routeDispatch } from './store/route-dispatch.js';
 import { IDEMPOTENCY_ERRORS } from './store/idempotency-errors.js';
 import type { Identity } from './auth/identity.js';
@@ -91,7 +90,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
  * its guard, run by one runner. Throws ConfigError when the protection
  * settings are wrong or PROTECT names a route that does not exist.
  */
-export function createApp({ config, store, log, drain, metrics, cardProcessor = new SimulatedCardProcessor() }: AppParts): RequestListener {
+export function createApp({ config, store, log, drain, metrics, cardProcessor = new SimulatedCardProcessor() }: AppParts): RouterListener {
   const auth = loadAuthConfig(config.auth, { marketplace: config.marketplace });
   const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds, { roles: config.marketplace });
   const gate = new HashGate({ concurrency: auth.hashConcurrency, queueLimit: auth.hashQueueLimit });
