@@ -14,7 +14,7 @@ import { settingLookup } from '../../src/config/settings.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { StoreClient } from '../../src/store/store-client.js';
 import type { ApiResponse } from './product-api.js';
-import { getJson } from './product-api.js';
+import { call, getJson, type RequestBody } from './product-api.js';
 import type { ServiceUnderTest } from './service.js';
 
 // ajv-formats is CommonJS with its function as the default export.
@@ -115,4 +115,32 @@ function rewriteRefs(schema: unknown): Record<string, unknown> {
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `openapi:doc${value}` : visit(value)]));
   };
   return visit(schema) as Record<string, unknown>;
+}
+
+/**
+ * Sends a request, asserts its status, and checks the answer against the
+ * document: `template` is the documented path (`/products/{id}`), `path` the
+ * one requested.
+ */
+export function requester(t: ExecutionContext, service: ServiceUnderTest, checker: AnswerChecker) {
+  return async (expected: number, method: string, template: string, path: string, body?: RequestBody, headers: Readonly<Record<string, string>> = {}): Promise<ApiResponse> => {
+    const response = await call(service, method, path, body, headers);
+    t.is(response.status, expected, `${method} ${path}: ${response.text.slice(0, 200)}`);
+    checker.check(t, method, template, response);
+    return response;
+  };
+}
+
+/** Every documented success (2xx) answer of every operation that no check has seen. */
+export function unseenSuccesses(document: OpenApiDocument, checker: AnswerChecker): string[] {
+  const unseen: string[] = [];
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      for (const status of Object.keys(operation.responses)) {
+        const where = `${method.toUpperCase()} ${path} ${status}`;
+        if (status.startsWith('2') && !checker.seen.has(where)) unseen.push(where);
+      }
+    }
+  }
+  return unseen;
 }
