@@ -27,6 +27,14 @@ export interface CaseResult {
   readonly measurement: RoundsMeasurement | undefined;
   /** Why there is no measurement (the server did not start, seeding failed...). */
   readonly failure: string | undefined;
+  /** Scenario k: a product read's p99 alone and beside the checkout, medians of the rounds (read-probe.ts). */
+  readonly readP99: ReadP99 | undefined;
+}
+
+/** p99 in ms of `GET /products/1` at a low rate, alone and beside a load. */
+export interface ReadP99 {
+  readonly alone: number;
+  readonly beside: number;
 }
 
 export interface CaseMemory {
@@ -187,6 +195,15 @@ function spreadLine(record: RunRecord): string | undefined {
   return `Between rounds, CPU µs/req of one server in one case spread (highest − lowest, over the median) by ${percent(middle?.spread ?? 0)} in the middle row and by ${percent(widest?.spread ?? 0)} at most (${widest?.where ?? ''}): differences smaller than that are not a result.`;
 }
 
+/** Issue 11: a 304 (a304) costs less than the 200 it replaces (a), the service against itself. */
+function notModifiedVerdict(record: RunRecord, service: string): Verdict {
+  const revalidated = valid(find(record, 'a304', service))?.cpuMicrosPerRequest;
+  const full = valid(find(record, 'a', service))?.cpuMicrosPerRequest;
+  if (revalidated === undefined || full === undefined) return { met: undefined, text: 'a304: a 304 costs less CPU than the 200 of a (a304 or a not run, or invalid)' };
+  const r = revalidated / full;
+  return { met: r < 1, text: `a304: a 304 costs less CPU than the 200 of a: ${fixed(revalidated, 1)} vs ${fixed(full, 1)} µs = ${ratio(r)}` };
+}
+
 function serviceVerdicts(record: RunRecord, service: string): Verdict[] {
   const verdicts: Verdict[] = [];
   const b = record.baseline;
@@ -226,7 +243,8 @@ function serviceVerdicts(record: RunRecord, service: string): Verdict[] {
     const short: string[] = [];
     const notJudged: string[] = [];
     const seen: string[] = [];
-    for (const scenario of catalogueScenarios(record)) {
+    // A revalidation (a304) is the service's alone: it is judged against its own 200 below.
+    for (const scenario of catalogueScenarios(record).filter((each) => each.family !== 'catalogue' || each.revalidates === undefined)) {
       const [mine, theirs, why] = pair(scenario.id, other);
       if (why !== undefined || mine === undefined || theirs === undefined) {
         notJudged.push(`${scenario.id} (${why ?? 'missing'})`);
@@ -243,6 +261,7 @@ function serviceVerdicts(record: RunRecord, service: string): Verdict[] {
       text: `${goal}: ${seen.join(', ') || 'nothing to compare'}${short.length > 0 ? `; short on ${short.join(', ')}` : ''}${notJudged.length > 0 ? `; not judged on ${notJudged.join(', ')}` : ''}`,
     });
   }
+  verdicts.push(notModifiedVerdict(record, service));
   const [mine, theirs, why] = pair('g', b);
   const mineById = mine?.kinds.byId;
   const theirsById = theirs?.kinds.byId;

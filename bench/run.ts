@@ -20,9 +20,10 @@ import type { LoadPlan } from './load-plan.js';
 import { seedProducts, type SeedReport } from './seed.js';
 import { seedShop } from './shop-seed.js';
 import { checkoutPlan, preplaceOrders, setUpCheckout } from './checkout.js';
+import { measureWithReadProbe } from './read-probe.js';
 import { QUIET_CORES, describeMachine, processMemory, waitForQuiet, type ProcessMemory } from './proc-stats.js';
 import { combineRounds } from './rounds.js';
-import { renderReport, runFailures, type CaseMemory, type CaseResult, type RunRecord, type ScalingStep } from './report.js';
+import { renderReport, runFailures, type CaseMemory, type CaseResult, type ReadP99, type RunRecord, type ScalingStep } from './report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = fileURLToPath(new URL('RESULTS.md', import.meta.url));
@@ -103,6 +104,8 @@ function scenarioSessions(scenario: Scenario, servers: readonly ServerDefinition
 function serversFor(scenario: Scenario, servers: readonly ServerDefinition[]): ServerDefinition[] {
   // The checkout has no peer: the service in marketplace mode alone.
   if (scenario.family === 'checkout') return servers.filter((server) => server.family === 'marketplace' && server.role === 'service');
+  // A revalidation is the service's against its own 200 (scenario a): the peers send no ETag.
+  if (scenario.family === 'catalogue' && scenario.revalidates !== undefined) return servers.filter((server) => server.family === 'catalogue' && server.role === 'service');
   return servers.filter((server) => server.family === scenario.family);
 }
 
@@ -110,6 +113,15 @@ function scenarioSize(scenario: Scenario, options: BenchOptions): number {
   if (scenario.family === 'marketplace') return options.shopSizes[scenario.collection];
   if (scenario.family === 'checkout') return scenario.preplaced === 'none' ? 0 : options.preplaced;
   return scenario.collection === 'seed' ? SEED_SIZE : options.largeSize;
+}
+
+/** The ETag a server answers for a path now (a revalidating scenario sends it back). */
+async function currentEtag(server: RunningServer, path: string): Promise<string> {
+  const response = await fetch(new URL(path, server.url), { headers: server.headers });
+  await response.arrayBuffer();
+  const etag = response.headers.get('etag');
+  if (response.status !== 200 || etag === null) throw new Error(`GET ${path} answered ${response.status} without an ETag to revalidate`);
+  return etag;
 }
 
 /** Fills a fresh server for a scenario (not measured) and returns its load plan, given the round's random choices. */
@@ -123,11 +135,24 @@ async function prepare(scenario: Scenario, size: number, server: RunningServer, 
   }
   if (scenario.family === 'catalogue') {
     const seed = size > SEED_SIZE ? await seedProducts(server.url, server.headers, SEED_SIZE, size) : undefined;
-    return { seed, plan: (random) => scenario.plan(size, random) };
+    const etag = scenario.revalidates === undefined ? undefined : await currentEtag(server, scenario.revalidates);
+    return { seed, plan: (random) => scenario.plan(size, random, etag) };
   }
   const { report, contents } = await seedShop(server.url, server.definition.adminHeaders ?? {}, SEED_SIZE, size);
   progress(`  ${server.definition.name.padEnd(21)} seeded ${size.toLocaleString('en')} products in ${report.seconds.toFixed(1)} s`);
   return { seed: report, plan: (random) => scenario.plan(contents, random) };
+}
+
+/** Scenario k also measures a shopper's product read, alone and beside the checkout (read-probe.ts). */
+const probesReads = (scenario: Scenario): boolean => scenario.family === 'checkout' && scenario.preplaced === 'none';
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function medianReadP99(rounds: readonly ReadP99[]): ReadP99 | undefined {
+  return rounds.length === 0 ? undefined : { alone: median(rounds.map((r) => r.alone)), beside: median(rounds.map((r) => r.beside)) };
 }
 
 /** The memory of the session that ended the largest. */
@@ -144,6 +169,7 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
   const seeds = new Map<string, SeedReport[]>(servers.map((server) => [server.name, []]));
   const memory = new Map<string, CaseMemory>();
   const failures = new Map<string, string>();
+  const readP99s = new Map<string, ReadP99[]>(servers.map((server) => [server.name, []]));
   // The marketplace's peer spends 3 ms of CPU on an h request at 100,000
   // products and 43 ms at a million: the window must not start while it is
   // still working through the warm-up's.
@@ -163,7 +189,15 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
         const afterSeed: ProcessMemory | undefined = processMemory(server.pid);
         for (const round of session.rounds) {
           if (several) await quietMoment(setup.quietWait);
-          const measurement = await measure(server.url, server.pid, server.headers, plan(seededRandom(RANDOM_SEED)), settings);
+          const load = (): Promise<Measurement> => measure(server.url, server.pid, server.headers, plan(seededRandom(RANDOM_SEED)), settings);
+          let measurement: Measurement;
+          if (probesReads(scenario)) {
+            const probed = await measureWithReadProbe(server.url, server.pid, load, settings);
+            measurement = probed.measurement;
+            readP99s.get(definition.name)?.push(probed.readP99);
+          } else {
+            measurement = await load();
+          }
           rounds.get(definition.name)?.push(measurement);
           progress(`  ${label(round)} ${summary(measurement)}`);
         }
@@ -184,6 +218,7 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
       seeds: seeds.get(server.name) ?? [],
       memory: memory.get(server.name),
       measurement: failure === undefined && measured.length > 0 ? combineRounds(measured) : undefined,
+      readP99: medianReadP99(readP99s.get(server.name) ?? []),
       failure: failure ?? (measured.length === 0 ? 'not measured' : undefined),
     };
   });

@@ -24,7 +24,13 @@ export interface CatalogueScenario extends ScenarioBase {
   readonly family: 'catalogue';
   /** Whether the server needs the large collection seeded first. */
   readonly collection: 'seed' | 'large';
-  readonly plan: (size: number, random: () => number) => LoadPlan;
+  /**
+   * A path whose current ETag every request sends as If-None-Match (handed
+   * to `plan`): the service's rows only, as the peers written as their users
+   * would send no ETag.
+   */
+  readonly revalidates?: string;
+  readonly plan: (size: number, random: () => number, etag?: string) => LoadPlan;
 }
 
 /** Which of the three marketplace sizes (`--shop-sizes`) a search case runs at. */
@@ -68,6 +74,7 @@ const KINDS = {
   byId: { label: 'GET by id', status: 200, check: expectProduct() },
   create: { label: 'POST', status: 201, check: expectProduct() },
   delete: { label: 'DELETE', status: 204, check: expectEmpty() },
+  notModified: { label: 'GET 304', status: 304, check: expectEmpty() },
   replace: { label: 'PUT', status: 200, check: expectProduct() },
 } as const satisfies Record<string, RequestKind>;
 
@@ -105,6 +112,18 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
     describe: () => 'GET /products/5',
     collection: 'seed',
     plan: () => ({ steps: [{ fixed: byId(5) }], kinds: { byId: KINDS.byId } }),
+  },
+  {
+    id: 'a304',
+    name: 'get-by-id-not-modified',
+    family: 'catalogue',
+    describe: () => 'GET /products/5 with If-None-Match: its ETag (304)',
+    collection: 'seed',
+    revalidates: '/products/5',
+    plan: (_size, _random, etag = '') => ({
+      steps: [{ fixed: { kind: 'notModified', method: 'GET', path: '/products/5', headers: { 'if-none-match': etag } } }],
+      kinds: { notModified: KINDS.notModified },
+    }),
   },
   {
     id: 'b',

@@ -1,22 +1,24 @@
 /**
- * Conditional requests on /products (RFC 9110 section 13; issue "what users
+ * Conditional requests on /products and /produkte (RFC 9110 section 13; issue "what users
  * of an HTTP API expect"): every GET of a product and of the list carries an
  * ETag taken from the store's write count (no body is hashed); If-None-Match
  * answers 304 with no body; If-Match on PUT and DELETE answers 412 when the
- * product changed since, and changes nothing.
+ * product changed since, and changes nothing. The same on /produkte (reads,
+ * and If-Match on DELETE). Tags carry the start's epoch: the data starts
+ * again with every start, so a count from before a restart names nothing.
  */
 import test from 'ava';
-import { call, dataOf, getJson, ownService, putJson, rawCall, type Product } from './helpers/product-api.js';
+import { call, dataOf, getJson, ownService, postJson, putJson, rawCall, type Product } from './helpers/product-api.js';
 
 const replacement = { name: 'Kettle', description: 'Gooseneck, 0.8 litre', price: 39 };
 
 test('GET /products/:id and GET /products carry a strong ETag; the same representation keeps it, a write changes it', async (t) => {
   const service = await ownService(t);
   const first = (await getJson(service, '/products/3')).headers.get('etag');
-  t.regex(first ?? '', /^"[a-z0-9]+"$/);
+  t.regex(first ?? '', /^"[\w-]+"$/);
   t.is((await getJson(service, '/products/3')).headers.get('etag'), first);
   const list = (await getJson(service, '/products')).headers.get('etag');
-  t.regex(list ?? '', /^"[a-z0-9]+"$/);
+  t.regex(list ?? '', /^"[\w-]+"$/);
   t.is((await putJson(service, '/products/3', replacement)).status, 200);
   t.not((await getJson(service, '/products/3')).headers.get('etag'), first);
   t.not((await getJson(service, '/products')).headers.get('etag'), list, 'the list changes with any write');
@@ -72,4 +74,45 @@ test('without conditional headers nothing changes: no 304, no 412', async (t) =>
   t.is((await getJson(service, '/products/1')).status, 200);
   t.is((await putJson(service, '/products/1', replacement)).status, 200);
   t.is((await call(service, 'DELETE', '/products/1')).status, 204);
+});
+
+test('a tag from another start of the service matches nothing: the same write count there names other contents', async (t) => {
+  const before = await ownService(t);
+  const after = await ownService(t);
+  // The same history on both (ten seeds, one create): equal counts, different products 11.
+  t.is((await postJson(before, '/products', { name: 'Before', description: 'a restart', price: 1 })).status, 201);
+  t.is((await postJson(after, '/products', { name: 'After', description: 'a restart', price: 2 })).status, 201);
+  const stale = (await getJson(before, '/products/11')).headers.get('etag') ?? '';
+  const answer = await call(after, 'GET', '/products/11', undefined, { 'if-none-match': stale });
+  t.is(answer.status, 200);
+  t.is(dataOf<Product>(answer).name, 'After');
+  t.is((await call(after, 'DELETE', '/products/11', undefined, { 'if-match': stale })).status, 412);
+});
+
+test('/produkte: the list and an item carry ETags, If-None-Match is 304, a write changes the list\'s', async (t) => {
+  const service = await ownService(t);
+  const item = await getJson(service, '/produkte/2');
+  const itemTag = item.headers.get('etag') ?? '';
+  t.regex(itemTag, /^"[\w-]+"$/);
+  const listTag = (await getJson(service, '/produkte')).headers.get('etag') ?? '';
+  t.regex(listTag, /^"[\w-]+"$/);
+  const notModified = await call(service, 'GET', '/produkte/2', undefined, { 'if-none-match': itemTag });
+  t.is(notModified.status, 304);
+  t.is(notModified.text, '');
+  t.is(notModified.headers.get('etag'), itemTag);
+  t.is((await call(service, 'GET', '/produkte', undefined, { 'if-none-match': listTag })).status, 304);
+  t.is((await postJson(service, '/produkte', { name: 'Mühle', price: 12 })).status, 201);
+  t.is((await call(service, 'GET', '/produkte', undefined, { 'if-none-match': listTag })).status, 200, 'a create changes the list');
+  t.is((await call(service, 'GET', '/produkte/2', undefined, { 'if-none-match': itemTag })).status, 304, 'but not another item');
+});
+
+test('/produkte: DELETE with a stale If-Match is 412 and deletes nothing; with the current tag it deletes', async (t) => {
+  const service = await ownService(t);
+  const itemTag = (await getJson(service, '/produkte/3')).headers.get('etag') ?? '';
+  const refused = await call(service, 'DELETE', '/produkte/3', undefined, { 'if-match': '"stale"' });
+  t.is(refused.status, 412);
+  t.deepEqual(Object.keys(refused.body as object), ['error']);
+  t.is((await getJson(service, '/produkte/3')).status, 200, 'still there');
+  t.is((await call(service, 'DELETE', '/produkte/3', undefined, { 'if-match': itemTag })).status, 200);
+  t.is((await getJson(service, '/produkte/3')).status, 404);
 });

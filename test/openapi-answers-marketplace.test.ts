@@ -90,7 +90,8 @@ test('every operation of the marketplace answers as documented', async (t) => {
   await hit(404, 'PUT', '/users/{userId}/cart/items/{productId}', '/users/me/cart/items/99999', { json: { quantity: 1 } }, me);
   await hit(409, 'PUT', '/users/{userId}/cart/items/{productId}', line, { json: { quantity: 6 } }, me);
   await hit(200, 'PUT', '/users/{userId}/cart/items/{productId}', line, { json: { quantity: 1 } }, me);
-  await hit(200, 'GET', '/users/{userId}/cart', '/users/me/cart', undefined, me);
+  const cart = await hit(200, 'GET', '/users/{userId}/cart', '/users/me/cart', undefined, me);
+  await hit(304, 'GET', '/users/{userId}/cart', '/users/me/cart', undefined, { ...me, 'if-none-match': cart.headers.get('etag') ?? '' });
   await hit(200, 'DELETE', '/users/{userId}/cart/items/{productId}', line, undefined, me);
   await hit(404, 'DELETE', '/users/{userId}/cart/items/{productId}', line, undefined, me);
   await hit(204, 'DELETE', '/users/{userId}/cart', '/users/me/cart', undefined, me);

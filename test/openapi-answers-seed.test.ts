@@ -59,7 +59,9 @@ test('every operation of the catalogue answers as documented', async (t) => {
   await hit(201, 'POST', '/produkte', '/produkte', { json: { name: 'Mug', price: 3 } }, bearerAuth(token));
   await hit(400, 'POST', '/produkte', '/produkte', { json: { name: 'Mug', price: 'three' } }, bearerAuth(token));
   await hit(200, 'POST', '/produkte', '/produkte', { raw: '{,}' }, bearerAuth(token));
-  await hit(200, 'GET', '/produkte/{id}', '/produkte/1');
+  const item = await hit(200, 'GET', '/produkte/{id}', '/produkte/1');
+  await hit(304, 'GET', '/produkte/{id}', '/produkte/1', undefined, { 'if-none-match': item.headers.get('etag') ?? '' });
+  await hit(412, 'DELETE', '/produkte/{id}', '/produkte/1', undefined, { 'if-match': '"stale"' });
   await hit(404, 'GET', '/produkte/{id}', '/produkte/0');
   await hit(200, 'DELETE', '/produkte/{id}', '/produkte/1');
   await hit(404, 'DELETE', '/produkte/{id}', '/produkte/1');

@@ -37,8 +37,9 @@ export interface RouteDoc {
    */
   readonly errors?: readonly string[];
   /**
-   * The store answers with an ETag: a GET answers 304 to a matching
-   * If-None-Match, a write 412 to an If-Match naming another version.
+   * A write that takes If-Match: 412 when it names another version than the
+   * current one. (Every GET answered by the store is conditional anyway: the
+   * runner gives its answer an ETag and answers If-None-Match with 304.)
    */
   readonly conditional?: boolean;
   /** A longer description than the summary, in CommonMark. */

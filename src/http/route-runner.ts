@@ -5,6 +5,7 @@ import { parseId } from './path-ids.js';
 import { errorReply, type Reply } from './reply.js';
 import { readJsonBody } from './request-body.js';
 import { conditionsOf } from './conditions.js';
+import { tagByDigest } from './digest-tags.js';
 import type { ReplyWriter } from './response-writer.js';
 import type { Exchange } from './exchange.js';
 import type { IdempotencyClaim, Listing, ResolvedRoute, RouteInput } from './route.js';
@@ -121,7 +122,8 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
     const { action } = definition;
     if (!('store' in action)) return action.handle(input);
     const listing: Listing | undefined = action.listing?.(input);
-    return dispatch(action.store(input), action.status, listing === undefined ? undefined : { listing, url: req.url ?? '/' }, claim);
+    const reply = await dispatch(action.store(input), action.status, listing === undefined ? undefined : { listing, url: req.url ?? '/' }, claim);
+    return definition.method === 'GET' ? tagByDigest(reply, input.conditions) : reply;
   }
 
   return (route, req, res, params, exchange) => {

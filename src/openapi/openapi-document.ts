@@ -59,6 +59,9 @@ function pathParameterSchema(route: AnyRoute, name: string): JsonSchema {
   return { type: 'string' };
 }
 
+/** A GET answered by the store: the runner tags its 200 with an ETag and answers a matching If-None-Match with 304. */
+const revalidated = (route: AnyRoute): boolean => route.method === 'GET' && 'store' in route.action;
+
 function parametersOf(route: AnyRoute): OpenApiObject[] {
   const parameters: OpenApiObject[] = [];
   for (const match of route.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
@@ -75,10 +78,9 @@ function parametersOf(route: AnyRoute): OpenApiObject[] {
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }
+  if (revalidated(route)) parameters.push({ name: 'If-None-Match', in: 'header', required: false, description: 'ETags: a match answers 304 without a body', schema: { type: 'string' } });
   if (route.doc.conditional === true) {
-    const name = route.method === 'GET' ? 'If-None-Match' : 'If-Match';
-    const description = route.method === 'GET' ? 'ETags: a match answers 304 without a body' : 'ETags: when none is the current version, 412 and nothing changes';
-    parameters.push({ name, in: 'header', required: false, description, schema: { type: 'string' } });
+    parameters.push({ name: 'If-Match', in: 'header', required: false, description: 'ETags: when none is the current version, 412 and nothing changes', schema: { type: 'string' } });
   }
   return parameters;
 }
@@ -92,7 +94,7 @@ function errorCodesOf(route: AnyRoute, guard: GuardKind): string[] {
     ...(route.doc.errors ?? []),
     ...(route.idempotency === undefined ? [] : route.idempotency === 'required' ? ['IDEMPOTENCY_KEY_MISSING', 'IDEMPOTENCY_KEY_INVALID'] : ['IDEMPOTENCY_KEY_INVALID']),
     ...(route.idempotency !== undefined && store ? ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'] : []),
-    ...(route.doc.conditional === true && route.method !== 'GET' ? ['PRECONDITION_FAILED'] : []),
+    ...(route.doc.conditional === true ? ['PRECONDITION_FAILED'] : []),
     ...(store || route.probe !== undefined ? ['STORE_BUSY'] : []),
     'INTERNAL',
   ];
@@ -112,8 +114,7 @@ function operationOf(route: AnyRoute, parts: DocumentParts, schemes: Set<string>
   const security = guard === 'none' ? [] : SECURITY[guard].map((name) => ({ [name]: [] }));
   for (const requirement of security) for (const name of Object.keys(requirement)) schemes.add(name);
   const { doc } = route;
-  const conditional = doc.conditional === true;
-  const headers = { etag: conditional, listing: 'store' in route.action && route.action.listing !== undefined, replayable: route.idempotency !== undefined };
+  const headers = { etag: revalidated(route) || (doc.conditional === true && route.method === 'PUT'), listing: 'store' in route.action && route.action.listing !== undefined, replayable: route.idempotency !== undefined };
   const parameters = parametersOf(route);
   return {
     operationId: operationIdOf(route),
@@ -122,7 +123,7 @@ function operationOf(route: AnyRoute, parts: DocumentParts, schemes: Set<string>
     tags: [route.path.split('/')[1] ?? ''],
     ...(parameters.length === 0 ? {} : { parameters }),
     ...(doc.body === undefined ? {} : { requestBody: { required: true, content: { 'application/json': { schema: doc.body } } } }),
-    responses: responsesOf(doc.answers, errorCodesOf(route, guard), parts.errors, headers, conditional && route.method === 'GET'),
+    responses: responsesOf(doc.answers, errorCodesOf(route, guard), parts.errors, headers, revalidated(route)),
     security,
   };
 }

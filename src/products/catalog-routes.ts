@@ -27,7 +27,7 @@ export const catalogRoutes = [
       status: 200,
       listing: ({ query: { search } }) => (search === undefined ? undefined : search.page === undefined ? { kind: 'counted' } : { kind: 'paged', ...search.page }),
     },
-    doc: { answers: { 200: dataAnswer(CATALOG_PRODUCT_LIST) }, query: SEARCH_QUERY, errors: ['SEARCH_PARAMETER_INVALID'], conditional: true },
+    doc: { answers: { 200: dataAnswer(CATALOG_PRODUCT_LIST) }, query: SEARCH_QUERY, errors: ['SEARCH_PARAMETER_INVALID'] },
   }),
   route({
     method: 'GET',
@@ -35,14 +35,14 @@ export const catalogRoutes = [
     summary: 'Read a product with its rating (average and count) and its ten newest reviews',
     ids: productId,
     action: { store: ({ ids, conditions }) => ({ kind: 'catalog.details', id: ids.id, conditions }), status: 200 },
-    doc: { answers: { 200: dataAnswer(PRODUCT_DETAILS) }, conditional: true },
+    doc: { answers: { 200: dataAnswer(PRODUCT_DETAILS) } },
   }),
   route({
     method: 'GET',
     path: '/categories',
     summary: 'Every category in use and its number of products, by slug in code-point order',
     action: { store: ({ conditions }) => ({ kind: 'catalog.categories', conditions }), status: 200 },
-    doc: { answers: { 200: dataAnswer(CATEGORIES) }, conditional: true },
+    doc: { answers: { 200: dataAnswer(CATEGORIES) } },
   }),
   route({
     method: 'POST',

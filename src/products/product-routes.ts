@@ -15,7 +15,7 @@ export const productRoutes = [
     path: '/products',
     summary: 'List every product in collection order',
     action: { store: ({ conditions }) => ({ kind: 'product.list', conditions }), status: 200 },
-    doc: { answers: { 200: dataAnswer(PRODUCT_LIST) }, conditional: true },
+    doc: { answers: { 200: dataAnswer(PRODUCT_LIST) } },
   }),
   route({
     method: 'POST',
@@ -31,7 +31,7 @@ export const productRoutes = [
     summary: 'Read the first product with this id',
     ids: productId,
     action: { store: ({ ids, conditions }) => ({ kind: 'product.get', id: ids.id, conditions }), status: 200 },
-    doc: { answers: { 200: dataAnswer(PRODUCT) }, conditional: true },
+    doc: { answers: { 200: dataAnswer(PRODUCT) } },
   }),
   route({
     method: 'PUT',

@@ -1,4 +1,4 @@
-import type { HttpErrorTable } from '../http/http-errors.js';
+import type { HttpErrorTable, TransportErrorCode } from '../http/http-errors.js';
 import type { ProdukteStoreError } from '../../workers/produkte/produkte-protocol.js';
 
 /** /produkte errors (the seed's minimal variant). */
@@ -7,6 +7,6 @@ export const PRODUKTE_ERRORS = {
   PRODUKTE_FIELDS_REQUIRED: { status: 400, message: 'name and price are required' },
   PRODUKTE_NAME_NOT_STRING: { status: 400, message: 'name must be a string' },
   PRODUKTE_PRICE_NOT_NUMBER: { status: 400, message: 'price must be a finite number' },
-} as const satisfies HttpErrorTable & Record<ProdukteStoreError, unknown>;
+} as const satisfies HttpErrorTable & Record<Exclude<ProdukteStoreError, TransportErrorCode>, unknown>;
 
 export type ProdukteErrorCode = keyof typeof PRODUKTE_ERRORS;

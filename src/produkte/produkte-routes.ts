@@ -13,7 +13,7 @@ export const produkteRoutes = [
     method: 'GET',
     path: '/produkte',
     summary: 'List every item as {id, name, price}',
-    action: { store: () => ({ kind: 'produkte.list' }), status: 200 },
+    action: { store: ({ conditions }) => ({ kind: 'produkte.list', conditions }), status: 200 },
     doc: { answers: { 200: dataAnswer(PRODUKTE_LIST) } },
   }),
   route({
@@ -29,7 +29,7 @@ export const produkteRoutes = [
     path: '/produkte/:id',
     summary: 'Read one item',
     ids: itemId,
-    action: { store: ({ ids }) => ({ kind: 'produkte.get', id: ids.id }), status: 200 },
+    action: { store: ({ ids, conditions }) => ({ kind: 'produkte.get', id: ids.id, conditions }), status: 200 },
     doc: { answers: { 200: dataAnswer(PRODUKTE_ITEM) } },
   }),
   route({
@@ -37,7 +37,7 @@ export const produkteRoutes = [
     path: '/produkte/:id',
     summary: 'Delete one item; answers {id, deleted: true}',
     ids: itemId,
-    action: { store: ({ ids }) => ({ kind: 'produkte.delete', id: ids.id }), status: 200 },
-    doc: { answers: { 200: dataAnswer(PRODUKTE_DELETED) } },
+    action: { store: ({ ids, conditions }) => ({ kind: 'produkte.delete', id: ids.id, conditions }), status: 200 },
+    doc: { answers: { 200: dataAnswer(PRODUKTE_DELETED) }, conditional: true },
   }),
 ];

@@ -1,4 +1,5 @@
 import { sharedUtf8 } from '../json-text.js';
+import { entityTag } from '../entity-tags.js';
 import type { StoreEvents } from '../store-events.js';
 import { ProductSearchIndex, type RatingTotals, type SearchPage, type SearchQuery } from './product-search-index.js';
 import type { CatalogProductFields } from './catalog-protocol.js';
@@ -91,12 +92,12 @@ export class CatalogStore implements ProductCatalog {
 
   /** The tag of the product's details, or undefined when there is no such product. */
   etagOf(id: number): string | undefined {
-    return this.#records[id] === undefined ? undefined : `"p${this.#versions[id] ?? 0}"`;
+    return this.#records[id] === undefined ? undefined : entityTag('p', this.#versions[id] ?? 0);
   }
 
   /** The tag of every list and search answer: any write may change one. */
   get listEtag(): string {
-    return `"l${this.#writes}"`;
+    return entityTag('l', this.#writes);
   }
 
   search(query: SearchQuery): SearchPage {

@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import type { ProductFields } from './product-protocol.js';
 import { sharedUtf8 } from '../json-text.js';
+import { entityTag } from '../entity-tags.js';
 import { productJson } from './product-json.js';
 
 /**
@@ -99,7 +100,7 @@ export class ProductStore {
 
   /** The list's entity tag: it changes with every write. */
   get listEtag(): string {
-    return `"l${this.#writes}"`;
+    return entityTag('l', this.#writes);
   }
 
   has(id: number): boolean {
@@ -142,7 +143,7 @@ export class ProductStore {
 
   #nextEtag(): string {
     this.#writes++;
-    return `"p${this.#writes}"`;
+    return entityTag('p', this.#writes);
   }
 
   /** Removes the first product with this id. */

@@ -1,4 +1,5 @@
 /** The /produkte commands (the seed's minimal variant) and the errors they answer. */
+import type { Conditions } from '../conditions-protocol.js';
 
 /** A /produkte item's fields, already validated by the front. */
 export interface ProdukteItemFields {
@@ -7,10 +8,10 @@ export interface ProdukteItemFields {
 }
 
 export type ProdukteCommand =
-  | { readonly kind: 'produkte.list' }
-  | { readonly kind: 'produkte.get'; readonly id: number }
+  | { readonly kind: 'produkte.list'; readonly conditions?: Conditions }
+  | { readonly kind: 'produkte.get'; readonly id: number; readonly conditions?: Conditions }
   | { readonly kind: 'produkte.create'; readonly fields: ProdukteItemFields }
-  | { readonly kind: 'produkte.delete'; readonly id: number };
+  | { readonly kind: 'produkte.delete'; readonly id: number; readonly conditions?: Conditions };
 
-export const PRODUKTE_STORE_ERRORS = ['PRODUKTE_ITEM_NOT_FOUND'] as const;
+export const PRODUKTE_STORE_ERRORS = ['PRODUKTE_ITEM_NOT_FOUND', 'PRECONDITION_FAILED'] as const;
 export type ProdukteStoreError = (typeof PRODUKTE_STORE_ERRORS)[number];

@@ -1,39 +1,53 @@
+import { entityTag } from '../entity-tags.js';
 import type { ProdukteItemFields } from './produkte-protocol.js';
 
 function produkteItemJson(id: number, fields: ProdukteItemFields): string {
   return JSON.stringify({ id, name: fields.name, price: fields.price });
 }
 
+interface StoredItem {
+  readonly json: string;
+  readonly etag: string;
+}
+
 /**
  * The minimal /produkte collection. Its ids are unique (the highest id in the
  * collection plus one), so a Map keyed by id is both the index and, by its
- * insertion order, the collection order.
+ * insertion order, the collection order. Items are never replaced, so an
+ * item's tag is the write count when it was made; the list's, the count now.
  */
 export class ProdukteStore {
-  readonly #byId = new Map<number, string>();
+  readonly #byId = new Map<number, StoredItem>();
   #highestId = 0;
+  #writes = 0;
 
   constructor(seed: readonly ProdukteItemFields[] = []) {
     for (const fields of seed) this.create(fields);
   }
 
   listJson(): string {
-    return `[${[...this.#byId.values()].join(',')}]`;
+    return `[${[...this.#byId.values()].map((item) => item.json).join(',')}]`;
   }
 
-  get(id: number): string | undefined {
+  get listEtag(): string {
+    return entityTag('l', this.#writes);
+  }
+
+  get(id: number): StoredItem | undefined {
     return this.#byId.get(id);
   }
 
   create(fields: ProdukteItemFields): number {
     const id = this.#highestId + 1;
-    this.#byId.set(id, produkteItemJson(id, fields));
+    this.#writes++;
+    this.#byId.set(id, { json: produkteItemJson(id, fields), etag: entityTag('p', this.#writes) });
     this.#highestId = id;
     return id;
   }
 
   delete(id: number): boolean {
     if (!this.#byId.delete(id)) return false;
+    this.#writes++;
     // Ids only ever grow along the Map's insertion order, so only deleting the
     // highest id moves the highest; a walk is fine for this small collection.
     if (id === this.#highestId) {
