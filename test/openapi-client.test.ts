@@ -57,15 +57,16 @@ function typeCheck(files: Readonly<Record<string, string>>): Map<string, string[
     types: [],
   };
   const virtual = new Map(Object.entries(files).map(([name, text]) => [join(FOLDER, name), text]));
-  const host = ts.createCompilerHost(options);
-  const { getSourceFile, fileExists, readFile } = host;
-  const { directoryExists } = host;
-  host.directoryExists = (name) => name === FOLDER || (directoryExists?.call(host, name) ?? true);
-  host.fileExists = (name) => virtual.has(name) || fileExists.call(host, name);
-  host.readFile = (name) => virtual.get(name) ?? readFile.call(host, name);
-  host.getSourceFile = (name, language, ...rest) => {
-    const text = virtual.get(name);
-    return text === undefined ? getSourceFile.call(host, name, language, ...rest) : ts.createSourceFile(name, text, language);
+  const base = ts.createCompilerHost(options);
+  const host: ts.CompilerHost = {
+    ...base,
+    directoryExists: (name) => name === FOLDER || (base.directoryExists?.(name) ?? true),
+    fileExists: (name) => virtual.has(name) || base.fileExists(name),
+    readFile: (name) => virtual.get(name) ?? base.readFile(name),
+    getSourceFile: (name, language, ...rest) => {
+      const text = virtual.get(name);
+      return text === undefined ? base.getSourceFile(name, language, ...rest) : ts.createSourceFile(name, text, language);
+    },
   };
   const program = ts.createProgram([...virtual.keys()].filter((name) => !name.endsWith('.d.ts')), options, host);
   const byFile = new Map<string, string[]>(Object.keys(files).map((name) => [name, []]));
