@@ -34,9 +34,13 @@ test('npm run bench -- --smoke runs every scenario against every server and exit
   const rows = stdout.split('\n').filter((line) => line.startsWith('| '));
   // Each scenario runs on the servers that answer its routes (its family).
   for (const scenario of SCENARIOS) {
-    // The checkout (k, kM) has no peer: the service in marketplace mode alone.
+    // The checkout (k, kM) has no peer: the service in marketplace mode alone; nor has a revalidation (a304): the service alone (bench/run.ts).
     const runs = (candidate: ReturnType<typeof selectServers>[number]): boolean =>
-      scenario.family === 'checkout' ? candidate.family === 'marketplace' && candidate.role === 'service' : candidate.family === scenario.family;
+      scenario.family === 'checkout'
+        ? candidate.family === 'marketplace' && candidate.role === 'service'
+        : 'revalidates' in scenario && scenario.revalidates !== undefined
+          ? candidate.family === scenario.family && candidate.role === 'service'
+          : candidate.family === scenario.family;
     for (const server of selectServers(new Set(), undefined).filter(runs)) {
       const row = rows.find((line) => line.startsWith(`| ${scenario.id} ${scenario.name}: `) && line.includes(` | ${server.name} | `));
       t.truthy(row, `no row for scenario ${scenario.id} ${scenario.name} and server ${server.name}`);
