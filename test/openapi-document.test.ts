@@ -32,6 +32,8 @@ for (const [name, env] of CONFIGURATIONS) {
     t.regex(response.headers.get('content-type') ?? '', /^application\/json/);
     const document = (await response.json()) as OpenApiDocument;
     t.is(document.openapi, '3.1.0');
+    // The schemas are the 3.1 default dialect (JSON Schema 2020-12 with OpenAPI's vocabulary): naming another makes Swagger UI warn.
+    t.false('jsonSchemaDialect' in document);
 
     const validator = new Validator();
     const result = await validator.validate(structuredClone(document));

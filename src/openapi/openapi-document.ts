@@ -149,7 +149,6 @@ export function openApiDocument(parts: DocumentParts): OpenApiObject {
   return {
     openapi: '3.1.0',
     info: { title: 'catalogue', version: '1.0.0', description: descriptionOf(parts) },
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: parts.basePath === '' ? '/' : parts.basePath, description: 'This service' }],
     paths: value,
     components: {
