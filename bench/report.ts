@@ -31,10 +31,11 @@ export interface CaseResult {
   readonly readP99: ReadP99 | undefined;
 }
 
-/** p99 in ms of `GET /products/1` at a low rate, alone and beside a load. */
+/** p99 in ms of `GET /products/1` at a low rate, alone, beside a load as fast as it goes, and beside it at half that rate. */
 export interface ReadP99 {
   readonly alone: number;
   readonly beside: number;
+  readonly besideHalf: number;
 }
 
 export interface CaseMemory {

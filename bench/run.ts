@@ -152,7 +152,7 @@ function median(values: readonly number[]): number {
 }
 
 function medianReadP99(rounds: readonly ReadP99[]): ReadP99 | undefined {
-  return rounds.length === 0 ? undefined : { alone: median(rounds.map((r) => r.alone)), beside: median(rounds.map((r) => r.beside)) };
+  return rounds.length === 0 ? undefined : { alone: median(rounds.map((r) => r.alone)), beside: median(rounds.map((r) => r.beside)), besideHalf: median(rounds.map((r) => r.besideHalf)) };
 }
 
 /** The memory of the session that ended the largest. */
@@ -189,10 +189,10 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
         const afterSeed: ProcessMemory | undefined = processMemory(server.pid);
         for (const round of session.rounds) {
           if (several) await quietMoment(setup.quietWait);
-          const load = (): Promise<Measurement> => measure(server.url, server.pid, server.headers, plan(seededRandom(RANDOM_SEED)), settings);
+          const load = (loadSettings: LoadSettings = settings): Promise<Measurement> => measure(server.url, server.pid, server.headers, plan(seededRandom(RANDOM_SEED)), loadSettings);
           let measurement: Measurement;
           if (probesReads(scenario)) {
-            const probed = await measureWithReadProbe(server.url, server.pid, load, settings);
+            const probed = await measureWithReadProbe(server.url, load, settings);
             measurement = probed.measurement;
             readP99s.get(definition.name)?.push(probed.readP99);
           } else {
