@@ -23,6 +23,8 @@ declare module 'autocannon' {
       duration?: number;
       /** Stop after this many requests instead of after `duration`. */
       amount?: number;
+      /** Requests per second over all connections; latencies are corrected for coordinated omission. */
+      overallRate?: number;
       pipelining?: number;
       /** Seconds to wait for a response. */
       timeout?: number;

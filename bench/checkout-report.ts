@@ -31,6 +31,7 @@ export function checkoutSection(record: RunRecord): string | undefined {
   const header = ['case', 'server', 'set up in', 'orders/s', 'CPU µs/order', 'req/s', 'p50 ms', 'p99 ms', 'CPU busy: server / load / others', 'RSS after setup', 'RSS after load (peak)', 'errors', 'unexpected', 'checks'];
   const rows: string[][] = [];
   const flatness: string[] = [];
+  const reads: string[] = [];
   for (const name of record.serverNames) {
     for (const scenario of scenarios) {
       const result = find(record, scenario.id, name);
@@ -60,6 +61,13 @@ export function checkoutSection(record: RunRecord): string | undefined {
         ok ? ['ok', ...m.warnings].join('; ') : `INVALID: ${[...m.problems, ...m.warnings].join('; ')}`,
       ]);
     }
+    const probe = find(record, 'k', name)?.readP99;
+    if (probe !== undefined) {
+      for (const [beside, load] of [[probe.beside, 'the checkout at full speed'], [probe.besideHalf, 'the checkout at half that rate']] as const) {
+        const r = beside / probe.alone;
+        reads.push(`- **${r <= 2 ? 'met' : 'missed'}**: ${name}: GET /products/1 p99 beside ${load} at most 2× its p99 alone: ${fixed(beside, 2)} vs ${fixed(probe.alone, 2)} ms = ${ratio(r)}`);
+      }
+    }
     const fresh = valid(find(record, 'k', name));
     const many = valid(find(record, 'kM', name));
     if (fresh !== undefined && many !== undefined) {
@@ -70,13 +78,23 @@ export function checkoutSection(record: RunRecord): string | undefined {
       );
     }
   }
+  const { customers, checkoutProducts, connections } = record.options;
+  const extras =
+    customers === undefined && checkoutProducts === 0
+      ? []
+      : [
+          `kM's server also held ${integer(checkoutProducts)} products seeded as h seeds them and ${integer(customers ?? connections * 2)} customers (${integer(connections * 2)} ordering, the rest registered only) before its orders (\`--checkout-products\`, \`--customers\`); k's is the bare shop. "RSS after setup" is kM's with all of it: the memory target is 1.5 GB at 1,000,000 products, 100,000 customers and 1,000,000 orders.`,
+          '',
+        ];
   return [
     '## Checkout (the service alone)',
     '',
     'Each connection loops PUT cart item, POST order, POST payment (the simulated processor, a new Idempotency-Key each), as one of twice as many customers as connections, registered, logged in and given an address before the window (with kM, the pre-placed orders too: "set up in"). One order is the three requests; orders/s counts the payments answered in the window, CPU per order is the server\'s CPU over the window divided by them.',
     '',
+    ...extras,
     table(header, rows),
     '',
     ...(flatness.length > 0 ? ['Flatness (kM against k):', '', ...flatness, ''] : []),
+    ...(reads.length > 0 ? ['A shopper\'s read beside the checkout (k: `GET /products/1` sent every 5 ms by a process of its own, each timed from its send, alone for a window of k\'s length, then beside k\'s window, then beside k held at half the requests/s it reached):', '', ...reads, ''] : []),
   ].join('\n');
 }

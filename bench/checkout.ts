@@ -79,18 +79,41 @@ async function makeCustomer(url: string, run: string, index: number): Promise<Cu
   return { token, addressId: address.id };
 }
 
+const REGISTER_ATTEMPTS = 3;
+
+/**
+ * A customer who only registers: held by the service, never logged in (each
+ * login is a second password hash). A hundred thousand requests on kept-alive
+ * connections meet the odd socket closed under them ("fetch failed"): tried
+ * again, and a 409 then means the first attempt did register.
+ */
+async function registerOnly(url: string, run: string, index: number): Promise<void> {
+  const body = { email: `k${run}-idle-${index}@bench.example.com`, password: PASSWORD, name: `Bench Idle Customer ${index}` };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const answer = await call(url, 'POST', '/users/register', {}, body);
+      if (answer.status === 201 || (attempt > 1 && answer.status === 409)) return;
+      throw new Error(`POST /users/register answered ${answer.status} ${answer.text.slice(0, 160)} during the checkout setup`);
+    } catch (error) {
+      if (attempt >= REGISTER_ATTEMPTS || !(error instanceof TypeError)) throw error;
+    }
+  }
+}
+
 /**
  * Not measured: the product (as an administrator), then `customers`
- * customers. The orders placed before kM's window are placed by the plan
- * itself (run.ts: `preplaceOrders`).
+ * customers who order, then `idle` more who only register (the memory
+ * target's customers: `--customers`). The orders placed before kM's window
+ * are placed by the plan itself (run.ts: `preplaceOrders`).
  */
-export async function setUpCheckout(url: string, admin: Headers, customers: number): Promise<{ shop: CheckoutShop; seconds: number }> {
+export async function setUpCheckout(url: string, admin: Headers, customers: number, idle = 0): Promise<{ shop: CheckoutShop; seconds: number }> {
   const started = performance.now();
   const product = await expectCreated(url, 'POST', '/products', admin, PRODUCT);
   const productId = product.id;
   if (typeof productId !== 'number') throw new Error('POST /products answered no id');
   const run = randomUUID().slice(0, 8);
   const made = await inBatches(customers, SETUP_CONCURRENCY, (index) => makeCustomer(url, run, index));
+  await inBatches(idle, SETUP_CONCURRENCY, (index) => registerOnly(url, run, index));
   return { shop: { productId, customers: made }, seconds: (performance.now() - started) / 1000 };
 }
 

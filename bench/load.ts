@@ -28,6 +28,8 @@ export interface LoadSettings {
    * `untilIdle`. Off for issue 4's cases, whose method predates it.
    */
   readonly settle?: boolean;
+  /** Requests per second over all connections (autocannon's overallRate); unset, as fast as the server answers. */
+  readonly rate?: number;
 }
 
 export interface KindMeasurement {
@@ -245,6 +247,7 @@ export async function measure(url: string, pid: number, credentials: Headers, pl
     // a request waiting longer than autocannon's default 10: count it as slow
     // rather than lose it as an error.
     timeout: 30,
+    ...(settings.rate === undefined ? {} : { overallRate: settings.rate }),
   };
   const settled = settings.settle === true ? await warmUpAndSettle(pid, options, settings) : undefined;
   const instance = autocannon({

@@ -30,6 +30,10 @@ export interface BenchOptions {
   readonly shopSizes: Readonly<Record<ShopSize, number>>;
   /** Orders placed before scenario kM's window (the checkout's flatness case). */
   readonly preplaced: number;
+  /** Customers in kM's server: twice the connections order, the rest only register; undefined: twice the connections. */
+  readonly customers: number | undefined;
+  /** Products seeded into kM's server before its customers (the memory target's catalogue); 0: only the checkout's own. */
+  readonly checkoutProducts: number;
   /** The collection sizes of the scaling run; empty to skip it. */
   readonly scalingSizes: readonly number[];
   /** Scenario letters to run; undefined for all. */
@@ -60,6 +64,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --scaling LIST        collection sizes of the scaling run, e.g. 10,10000 or none (default 10,10000,1000000; smoke 10,200)
   --shop-sizes S,M,L    products in h10k, in h and j, and in h1M (default 10000,100000,1000000; smoke 1300,1400,1500)
   --preplaced N         orders placed and paid before scenario kM's window (default 50000; smoke 100)
+  --customers N         customers in kM's server: twice --connections log in, get an address and order, the rest only register (default and least: twice --connections)
+  --checkout-products N products seeded into kM's server before its customers, as h seeds them (default 0)
   --scenarios LIST      only these scenario letters, e.g. a,d
   --servers LIST        only these servers, e.g. catalogue,fastify
   --baseline-dist DIR   also run another build of the service (DIR/main.js, e.g. /tmp/base/dist) as catalogue-baseline
@@ -132,7 +138,7 @@ function shopSizes(raw: string): Record<ShopSize, number> {
 export function parseOptions(args: readonly string[], known: KnownNames): BenchOptions {
   const flags = new Set<string>();
   const values = new Map<string, string>();
-  const takesValue = new Set(['--duration', '--requests', '--warmup', '--quiet-wait', '--rounds', '--connections', '--large', '--scaling', '--shop-sizes', '--preplaced', '--scenarios', '--servers', known.baselineFlag]);
+  const takesValue = new Set(['--duration', '--requests', '--warmup', '--quiet-wait', '--rounds', '--connections', '--large', '--scaling', '--shop-sizes', '--preplaced', '--customers', '--checkout-products', '--scenarios', '--servers', known.baselineFlag]);
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] as string;
     const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -195,6 +201,8 @@ export function parseOptions(args: readonly string[], known: KnownNames): BenchO
     scalingSizes,
     shopSizes: shop,
     preplaced: read('--preplaced', (raw) => positiveNumber('--preplaced', raw, { integer: true, min: 1 }), base.preplaced),
+    customers: read('--customers', (raw) => positiveNumber('--customers', raw, { integer: true, min: connections * 2 }), undefined),
+    checkoutProducts: read('--checkout-products', (raw) => positiveNumber('--checkout-products', raw, { integer: true, min: 11 }), 0),
     scenarios,
     servers,
     baselineDist,
@@ -210,6 +218,8 @@ export function parseOptions(args: readonly string[], known: KnownNames): BenchO
     largeSize === FULL.largeSize &&
     scalingSizes.join(',') === FULL.scalingSizes.join(',') &&
     options.preplaced === FULL.preplaced &&
+    options.customers === undefined &&
+    options.checkoutProducts === 0 &&
     Object.values(shop).join(',') === Object.values(FULL.shopSizes).join(',');
   return { ...options, complete };
 }

@@ -27,6 +27,15 @@ export interface CaseResult {
   readonly measurement: RoundsMeasurement | undefined;
   /** Why there is no measurement (the server did not start, seeding failed...). */
   readonly failure: string | undefined;
+  /** Scenario k: a product read's p99 alone and beside the checkout, medians of the rounds (read-probe.ts). */
+  readonly readP99: ReadP99 | undefined;
+}
+
+/** p99 in ms of `GET /products/1` at a low rate, alone, beside a load as fast as it goes, and beside it at half that rate. */
+export interface ReadP99 {
+  readonly alone: number;
+  readonly beside: number;
+  readonly besideHalf: number;
 }
 
 export interface CaseMemory {

@@ -13,16 +13,17 @@ import { fileURLToPath } from 'node:url';
 import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } from './pinning.js';
 import { ServerLineup } from './server-lineup.js';
 import { OptionError, USAGE, parseOptions, type BenchOptions } from './options.js';
-import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, type Scenario } from './scenarios.js';
+import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, serversFor, type Scenario } from './scenarios.js';
 import { BASELINE, BASELINE_DIST, CEILING, KNOWN_SERVERS, MARKETPLACE_BASELINE, SERVERS, selectServers, type RunningServer, type ServerDefinition } from './servers.js';
 import { measure, type LoadSettings, type Measurement } from './load.js';
 import type { LoadPlan } from './load-plan.js';
 import { seedProducts, type SeedReport } from './seed.js';
 import { seedShop } from './shop-seed.js';
 import { checkoutPlan, preplaceOrders, setUpCheckout } from './checkout.js';
+import { measureWithReadProbe } from './read-probe.js';
 import { QUIET_CORES, describeMachine, processMemory, waitForQuiet, type ProcessMemory } from './proc-stats.js';
 import { combineRounds } from './rounds.js';
-import { renderReport, runFailures, type CaseMemory, type CaseResult, type RunRecord, type ScalingStep } from './report.js';
+import { renderReport, runFailures, type CaseMemory, type CaseResult, type ReadP99, type RunRecord, type ScalingStep } from './report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = fileURLToPath(new URL('RESULTS.md', import.meta.url));
@@ -65,6 +66,8 @@ interface CaseSetup {
   readonly rounds: number;
   /** The longest wait for a quiet machine before each round. */
   readonly quietWait: number;
+  /** What k's and kM's server holds besides the orders: `--customers` and `--checkout-products`. */
+  readonly checkout: Pick<BenchOptions, 'customers' | 'checkoutProducts'>;
 }
 
 /** The servers in the order of a round: each round starts one later, so none is always first. */
@@ -99,15 +102,6 @@ function scenarioSessions(scenario: Scenario, servers: readonly ServerDefinition
   return scenarioTurns(servers, rounds).map(({ round, definition }) => ({ definition, rounds: [round] }));
 }
 
-/** The servers of the run that answer a scenario's routes. */
-function serversFor(scenario: Scenario, servers: readonly ServerDefinition[]): ServerDefinition[] {
-  // The checkout has no peer: the service in marketplace mode alone.
-  if (scenario.family === 'checkout') return servers.filter((server) => server.family === 'marketplace' && server.role === 'service');
-  // A revalidation is the service's against its own 200 (scenario a): the peers send no ETag.
-  if (scenario.family === 'catalogue' && scenario.revalidates !== undefined) return servers.filter((server) => server.family === 'catalogue' && server.role === 'service');
-  return servers.filter((server) => server.family === scenario.family);
-}
-
 function scenarioSize(scenario: Scenario, options: BenchOptions): number {
   if (scenario.family === 'marketplace') return options.shopSizes[scenario.collection];
   if (scenario.family === 'checkout') return scenario.preplaced === 'none' ? 0 : options.preplaced;
@@ -124,13 +118,20 @@ async function currentEtag(server: RunningServer, path: string): Promise<string>
 }
 
 /** Fills a fresh server for a scenario (not measured) and returns its load plan, given the round's random choices. */
-async function prepare(scenario: Scenario, size: number, server: RunningServer, connections: number): Promise<{ seed: SeedReport | undefined; plan: (random: () => number) => LoadPlan }> {
+async function prepare(scenario: Scenario, size: number, server: RunningServer, connections: number, options: CaseSetup['checkout']): Promise<{ seed: SeedReport | undefined; plan: (random: () => number) => LoadPlan }> {
   if (scenario.family === 'checkout') {
-    // Twice as many customers as connections: a chain cut off at the end of a warm-up keeps its customer.
-    const setUp = await setUpCheckout(server.url, server.definition.adminHeaders ?? {}, connections * 2);
+    // kM may carry the memory target's catalogue and customers (--checkout-products, --customers); k stays the bare shop.
+    const extras = size > 0 ? options : { customers: undefined, checkoutProducts: 0 };
+    const products = extras.checkoutProducts > 0 ? await seedShop(server.url, server.definition.adminHeaders ?? {}, SEED_SIZE, extras.checkoutProducts) : undefined;
+    if (products !== undefined) progress(`  ${server.definition.name.padEnd(21)} seeded ${extras.checkoutProducts.toLocaleString('en')} products in ${products.report.seconds.toFixed(1)} s`);
+    // Twice as many customers as connections order: a chain cut off at the end of a warm-up keeps its customer. The rest only register.
+    const ordering = connections * 2;
+    const idle = Math.max(0, (extras.customers ?? ordering) - ordering);
+    const setUp = await setUpCheckout(server.url, server.definition.adminHeaders ?? {}, ordering, idle);
     const placed = size > 0 ? await preplaceOrders(server.url, server.pid, setUp.shop, size, connections) : { paid: 0, seconds: 0 };
-    progress(`  ${server.definition.name.padEnd(21)} ${connections * 2} customers in ${setUp.seconds.toFixed(1)} s; ${placed.paid.toLocaleString('en')} orders placed and paid in ${placed.seconds.toFixed(1)} s`);
-    return { seed: { size: placed.paid, posted: placed.paid, seconds: setUp.seconds + placed.seconds }, plan: () => checkoutPlan(setUp.shop) };
+    progress(`  ${server.definition.name.padEnd(21)} ${(ordering + idle).toLocaleString('en')} customers (${ordering} ordering) in ${setUp.seconds.toFixed(1)} s; ${placed.paid.toLocaleString('en')} orders placed and paid in ${placed.seconds.toFixed(1)} s`);
+    const seconds = (products?.report.seconds ?? 0) + setUp.seconds + placed.seconds;
+    return { seed: { size: placed.paid, posted: placed.paid, seconds }, plan: () => checkoutPlan(setUp.shop) };
   }
   if (scenario.family === 'catalogue') {
     const seed = size > SEED_SIZE ? await seedProducts(server.url, server.headers, SEED_SIZE, size) : undefined;
@@ -140,6 +141,18 @@ async function prepare(scenario: Scenario, size: number, server: RunningServer, 
   const { report, contents } = await seedShop(server.url, server.definition.adminHeaders ?? {}, SEED_SIZE, size);
   progress(`  ${server.definition.name.padEnd(21)} seeded ${size.toLocaleString('en')} products in ${report.seconds.toFixed(1)} s`);
   return { seed: report, plan: (random) => scenario.plan(contents, random) };
+}
+
+/** Scenario k also measures a shopper's product read, alone and beside the checkout (read-probe.ts). */
+const probesReads = (scenario: Scenario): boolean => scenario.family === 'checkout' && scenario.preplaced === 'none';
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function medianReadP99(rounds: readonly ReadP99[]): ReadP99 | undefined {
+  return rounds.length === 0 ? undefined : { alone: median(rounds.map((r) => r.alone)), beside: median(rounds.map((r) => r.beside)), besideHalf: median(rounds.map((r) => r.besideHalf)) };
 }
 
 /** The memory of the session that ended the largest. */
@@ -156,6 +169,7 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
   const seeds = new Map<string, SeedReport[]>(servers.map((server) => [server.name, []]));
   const memory = new Map<string, CaseMemory>();
   const failures = new Map<string, string>();
+  const readP99s = new Map<string, ReadP99[]>(servers.map((server) => [server.name, []]));
   // The marketplace's peer spends 3 ms of CPU on an h request at 100,000
   // products and 43 ms at a million: the window must not start while it is
   // still working through the warm-up's.
@@ -170,12 +184,20 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
     if (!several) await quietMoment(setup.quietWait);
     try {
       await withServer(definition, setup.lineup, async (server) => {
-        const { seed, plan } = await prepare(scenario, size, server, setup.settings.connections);
+        const { seed, plan } = await prepare(scenario, size, server, setup.settings.connections, setup.checkout);
         if (seed !== undefined) seeds.get(definition.name)?.push(seed);
         const afterSeed: ProcessMemory | undefined = processMemory(server.pid);
         for (const round of session.rounds) {
           if (several) await quietMoment(setup.quietWait);
-          const measurement = await measure(server.url, server.pid, server.headers, plan(seededRandom(RANDOM_SEED)), settings);
+          const load = (loadSettings: LoadSettings = settings): Promise<Measurement> => measure(server.url, server.pid, server.headers, plan(seededRandom(RANDOM_SEED)), loadSettings);
+          let measurement: Measurement;
+          if (probesReads(scenario)) {
+            const probed = await measureWithReadProbe(server.url, load, settings);
+            measurement = probed.measurement;
+            readP99s.get(definition.name)?.push(probed.readP99);
+          } else {
+            measurement = await load();
+          }
           rounds.get(definition.name)?.push(measurement);
           progress(`  ${label(round)} ${summary(measurement)}`);
         }
@@ -196,6 +218,7 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
       seeds: seeds.get(server.name) ?? [],
       memory: memory.get(server.name),
       measurement: failure === undefined && measured.length > 0 ? combineRounds(measured) : undefined,
+      readP99: medianReadP99(readP99s.get(server.name) ?? []),
       failure: failure ?? (measured.length === 0 ? 'not measured' : undefined),
     };
   });
@@ -287,6 +310,7 @@ async function main(args: readonly string[], options: BenchOptions, placement: P
     lineup,
     rounds: options.rounds,
     quietWait: options.quietWait,
+    checkout: { customers: options.customers, checkoutProducts: options.checkoutProducts },
   };
   progress(`bench: ${servers.map((s) => s.name).join(', ')}; ${describePlacement(placement).replaceAll('**', '')}`);
 

@@ -8,6 +8,7 @@
 import type { LoadPlan, Outgoing, RequestKind, Step, StepContext } from './load-plan.js';
 import { expectEmpty, expectList, expectProduct } from './product-shapes.js';
 import type { ShopContents } from './shop-contents.js';
+import type { ServerDefinition } from './servers.js';
 import { SEARCH_SCENARIOS } from './search-scenarios.js';
 
 interface ScenarioBase {
@@ -231,4 +232,13 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
+}
+
+/** The servers of the run that answer a scenario's routes. */
+export function serversFor(scenario: Scenario, servers: readonly ServerDefinition[]): ServerDefinition[] {
+  // The checkout has no peer: the service in marketplace mode alone.
+  if (scenario.family === 'checkout') return servers.filter((server) => server.family === 'marketplace' && server.role === 'service');
+  // A revalidation is the service's against its own 200 (scenario a): the peers send no ETag.
+  if (scenario.family === 'catalogue' && scenario.revalidates !== undefined) return servers.filter((server) => server.family === 'catalogue' && server.role === 'service');
+  return servers.filter((server) => server.family === scenario.family);
 }

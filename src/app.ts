@@ -1,4 +1,3 @@
-import type { RequestListener } from 'node:http';
 import type { ServiceConfig } from './config/load-config.js';
 import type { Logger } from './log/logger.js';
 import type { StoreClient } from './store/store-client.js';
@@ -12,7 +11,7 @@ import type { ServiceMetrics } from './metrics/service-metrics.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
 import type { DrainState } from './http/drain.js';
 import { createRouteRunner } from './http/route-runner.js';
-import { createRouter } from './http/router.js';
+import { createRouter, type RouterListener } from './http/router.js';
 import { routeDispatch } from './store/route-dispatch.js';
 import { IDEMPOTENCY_ERRORS } from './store/idempotency-errors.js';
 import type { Identity } from './auth/identity.js';
@@ -52,6 +51,8 @@ import { PAYMENT_ERRORS } from './payments/payment-errors.js';
 import { paymentRoutes } from './payments/payment-routes.js';
 import type { CardProcessor } from './payments/card-processor.js';
 import { SimulatedCardProcessor } from './payments/simulated-card-processor.js';
+import { OPENAPI_ERRORS } from './openapi/openapi-errors.js';
+import { apiReference } from './openapi/openapi-routes.js';
 
 export interface AppParts {
   readonly config: ServiceConfig;
@@ -80,6 +81,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
     ORDER_ERRORS,
     IDEMPOTENCY_ERRORS,
     PAYMENT_ERRORS,
+    OPENAPI_ERRORS,
   ]);
 }
 
@@ -88,7 +90,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
  * its guard, run by one runner. Throws ConfigError when the protection
  * settings are wrong or PROTECT names a route that does not exist.
  */
-export function createApp({ config, store, log, drain, metrics, cardProcessor = new SimulatedCardProcessor() }: AppParts): RequestListener {
+export function createApp({ config, store, log, drain, metrics, cardProcessor = new SimulatedCardProcessor() }: AppParts): RouterListener {
   const auth = loadAuthConfig(config.auth, { marketplace: config.marketplace });
   const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds, { roles: config.marketplace });
   const gate = new HashGate({ concurrency: auth.hashConcurrency, queueLimit: auth.hashQueueLimit });
@@ -104,13 +106,17 @@ export function createApp({ config, store, log, drain, metrics, cardProcessor = 
   const shop = [...catalogRoutes, ...reviewRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes, ...cartRoutes, ...orderRoutes, ...adminOrderRoutes, ...paymentRoutes({ store, processor: cardProcessor, log })];
   const marketplace = config.marketplace ? shop : [...productRoutes];
   const observability = metrics === undefined ? [] : metricsRoutes(metrics.registry);
-  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: loginPasswords, tokens }), ...healthRoutes, ...observability];
+  const reference = config.openapi ? apiReference({ basePath: config.basePath, docs: config.docs }) : undefined;
+  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: loginPasswords, tokens }), ...healthRoutes, ...observability, ...(reference?.routes ?? [])];
+  const errors = serviceErrors(config);
+  // Described from the very list the router is given, once.
+  reference?.describe({ routes, errors, auth, basePath: config.basePath, strict: config.strict });
 
   const hooks = [metrics?.answered, config.accessLog ? accessLog(log) : undefined].filter((hook) => hook !== undefined);
   const answered: AnsweredHook | undefined = hooks.length === 0 ? undefined : hooks.length === 1 ? hooks[0] : (exchange, status) => {
     for (const hook of hooks) hook(exchange, status);
   };
-  const write = createReplyWriter({ errors: serviceErrors(config), drain, ...(answered === undefined ? {} : { answered }) });
+  const write = createReplyWriter({ errors, drain, ...(answered === undefined ? {} : { answered }) });
   const run = createRouteRunner<Identity, StoreCommand>({ bodyLimit: config.bodyLimit, dispatch, write, log });
   const cors = config.corsOrigins === undefined ? undefined : createCors(config.corsOrigins);
   return createRouter({ routes: protectRoutes<StoreCommand>(routes, auth, { tokens, passwords: passwordCheck() }), basePath: config.basePath, run, write, ...(cors === undefined ? {} : { cors }) });

@@ -7,7 +7,7 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { SCENARIOS } from '../bench/scenarios.js';
+import { SCENARIOS, serversFor } from '../bench/scenarios.js';
 import { selectServers } from '../bench/servers.js';
 
 // The repo root is AVA's working directory for test processes, whether this
@@ -32,12 +32,9 @@ test('npm run bench -- --smoke runs every scenario against every server and exit
 
   t.is(code, 0, `bench --smoke failed:\n${stderr.slice(-4_000)}`);
   const rows = stdout.split('\n').filter((line) => line.startsWith('| '));
-  // Each scenario runs on the servers that answer its routes (its family).
+  // Each scenario runs on the servers that answer its routes (its family; the checkout and a304, the service alone).
   for (const scenario of SCENARIOS) {
-    // The checkout (k, kM) has no peer: the service in marketplace mode alone.
-    const runs = (candidate: ReturnType<typeof selectServers>[number]): boolean =>
-      scenario.family === 'checkout' ? candidate.family === 'marketplace' && candidate.role === 'service' : candidate.family === scenario.family;
-    for (const server of selectServers(new Set(), undefined).filter(runs)) {
+    for (const server of serversFor(scenario, selectServers(new Set(), undefined))) {
       const row = rows.find((line) => line.startsWith(`| ${scenario.id} ${scenario.name}: `) && line.includes(` | ${server.name} | `));
       t.truthy(row, `no row for scenario ${scenario.id} ${scenario.name} and server ${server.name}`);
       t.notRegex(row ?? '', /INVALID|FAILED/, `row for ${scenario.id} and ${server.name} is not clean: ${row ?? ''}`);

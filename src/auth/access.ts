@@ -1,5 +1,5 @@
 import { errorReply } from '../http/reply.js';
-import type { AccessOutcome, AccessRequest } from '../http/route.js';
+import type { AccessOutcome, AccessRequest, RouteMethod } from '../http/route.js';
 import { parseId } from '../http/path-ids.js';
 import type { Identity, ServiceRoute } from './identity.js';
 import type { AuthErrorCode } from './auth-errors.js';
@@ -33,6 +33,19 @@ export function ownUser({ caller, method, params }: AccessRequest<Identity>): Ac
   return userId === undefined ? refuse('USER_NOT_FOUND') : { kind: 'granted', ids: { userId } };
 }
 
+/**
+ * The refusals `ownUser` can answer a method with, for the API reference: an
+ * administrator is refused any method but GET, and only a GET can name an
+ * unknown user (a customer's own id always exists).
+ */
+export function ownUserRefusals(method: RouteMethod): readonly AuthErrorCode[] {
+  return method === 'GET' ? ['ROLE_REQUIRED', 'NOT_YOUR_DATA', 'ADMIN_HAS_NO_USER', 'USER_NOT_FOUND'] : ['ROLE_REQUIRED', 'NOT_YOUR_DATA', 'ADMIN_HAS_NO_USER', 'ADMIN_READ_ONLY'];
+}
+
+/** The refusals of `customersOnly` and `adminsOnly`, for the API reference. */
+export const CUSTOMERS_ONLY_REFUSALS: readonly AuthErrorCode[] = ['ROLE_REQUIRED', 'ADMIN_READ_ONLY'];
+export const ADMINS_ONLY_REFUSALS: readonly AuthErrorCode[] = ['ADMIN_REQUIRED'];
+
 /** Customers only (writing reviews): administrators do not act as customers. */
 export function customersOnly({ caller }: AccessRequest<Identity>): AccessOutcome {
   if (caller?.role === 'customer') return { kind: 'granted', ids: { userId: caller.userId } };
@@ -58,6 +71,7 @@ export type UserRouteDeclaration<Command, Body, Ids extends string, Query> = Omi
 export function userRoutesOf<Command>() {
   return <Body = undefined, Ids extends string = never, Query = undefined>(route: UserRouteDeclaration<Command, Body, Ids, Query>): ServiceRoute<Command, unknown, string, unknown> => {
     if (!route.path.startsWith('/users/:userId')) throw new Error(`${route.method} ${route.path} is not under /users/:userId`);
-    return { ...route, protection: 'bearer-always', authorize: ownUser };
+    const errors = [...ownUserRefusals(route.method), ...(route.doc.errors ?? [])];
+    return { ...route, protection: 'bearer-always', authorize: ownUser, doc: { ...route.doc, errors } };
   };
 }

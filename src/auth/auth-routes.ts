@@ -4,6 +4,16 @@ import { routesOf } from './identity.js';
 import { errorReply, jsonReply } from '../http/reply.js';
 import type { Validated } from '../http/route.js';
 import type { AuthErrorCode } from './auth-errors.js';
+import { dataAnswer, jsonAnswer, record, type JsonSchema } from '../http/route-doc.js';
+
+const LOGIN_BODY: JsonSchema = {
+  type: 'object',
+  properties: { username: { type: 'string', description: 'An AUTH_USERS name, or in the marketplace a customer\'s email' }, password: { type: 'string', writeOnly: true } },
+  required: ['username', 'password'],
+  examples: [{ username: 'alice', password: 'secret' }],
+};
+const TOKEN: JsonSchema = record({ token: { type: 'string', description: 'An HS256 JWT for `Authorization: Bearer`' } }, { title: 'Token' });
+const GREETING: JsonSchema = record({ username: { type: 'string' }, scheme: { type: 'string', enum: ['basic', 'apikey', 'bearer', 'none'] } }, { examples: [{ username: 'alice', scheme: 'bearer' }] });
 
 export interface AuthRouteParts {
   readonly passwords: PasswordCheck;
@@ -30,6 +40,8 @@ export function authRoutes({ passwords, tokens }: AuthRouteParts) {
       protection: 'open',
       // The body holds a password: a parse error must not quote it back.
       body: { validate: anyAttempt, quoteParseError: false },
+      // The marketplace looks customers up in the store: a busy one is 503.
+      doc: { answers: { 200: jsonAnswer(TOKEN) }, body: LOGIN_BODY, errors: ['LOGIN_INVALID', 'LOGIN_THROTTLED', 'HASHING_BUSY', 'STORE_BUSY'] },
       action: {
         async handle({ req, body: { username, password } }) {
           const outcome = await passwords.check(req.socket.remoteAddress ?? '', username, password);
@@ -51,6 +63,7 @@ export function authRoutes({ passwords, tokens }: AuthRouteParts) {
       method: 'GET',
       path: '/me',
       summary: 'Greet the caller: who they are and how they proved it',
+      doc: { answers: { 200: dataAnswer(GREETING) }, description: 'Where PROTECT makes it `none`, the caller is greeted as `anonymous` with scheme `none`.' },
       action: {
         // Guarded by bearer unless PROTECT says otherwise; where PROTECT makes
         // it `none`, the caller is answered as anonymous rather than refused.

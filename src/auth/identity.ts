@@ -1,4 +1,5 @@
 import type { RouteDefinition } from '../http/route.js';
+import type { RouteDoc } from '../http/route-doc.js';
 
 /** The schemes a caller can prove their identity with. */
 export type ProofScheme = 'basic' | 'apikey' | 'bearer';
@@ -24,9 +25,14 @@ export type Customer = Extract<Identity, { role: 'customer' }>;
  */
 export type RouteProtection = 'open' | 'bearer-always';
 
-/** A route of this service: the HTTP declaration, with the caller an Identity. */
+/**
+ * A route of this service: the HTTP declaration, with the caller an Identity.
+ * Its `doc` is required: /openapi.json is made from these declarations, so a
+ * route cannot be served undocumented.
+ */
 export type ServiceRoute<Command, Body = undefined, Ids extends string = never, Query = undefined> = RouteDefinition<Identity, Command, Body, Ids, Query> & {
   readonly protection?: RouteProtection;
+  readonly doc: RouteDoc;
 };
 
 /**

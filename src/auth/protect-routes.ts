@@ -4,8 +4,8 @@ import type { AuthConfig } from './auth-config.js';
 import type { TokenService } from './tokens.js';
 import type { PasswordCheck } from './password-check.js';
 import type { Identity, ServiceRoute } from './identity.js';
-import { requireAdmin, requireApiKey, requireBasic, requireBearer, requireBearerOrApiKey } from './schemes.js';
-import { defaultRules, schemeFor, type AuthScheme } from './protection-rules.js';
+import { requireAdmin, requireApiKey, requireBasic, requireBearer, requireBearerOrApiKey, type GuardKind } from './schemes.js';
+import { defaultRules, schemeFor } from './protection-rules.js';
 
 export interface Credentials {
   readonly tokens: TokenService;
@@ -33,17 +33,22 @@ export function protectRoutes<Command>(
     if (rule.method !== '*' && !onPath.some((route) => route.method === rule.method)) throw new ConfigError(`${where}: ${rule.path} has no ${rule.method}`);
   }
 
-  const guards: Readonly<Record<Exclude<AuthScheme, 'none'>, Guard<Identity>>> = {
+  const guards: Readonly<Record<Exclude<GuardKind, 'none'>, Guard<Identity>>> = {
     basic: requireBasic(credentials.passwords),
     apikey: requireApiKey(auth.apiKeys),
     bearer: requireBearer(credentials.tokens),
     admin: requireAdmin(auth.apiKeys, credentials.tokens),
+    personal: requireBearerOrApiKey(auth.apiKeys, credentials.tokens),
   };
-  const defaults = defaultRules(auth.marketplace);
-  const personal = requireBearerOrApiKey(auth.apiKeys, credentials.tokens);
   return routes.map((definition) => {
-    if (definition.protection === 'bearer-always') return { definition, guard: personal };
-    const scheme = definition.protection === 'open' ? 'none' : schemeFor(auth.rules, definition.method, definition.path, defaults);
-    return { definition, guard: scheme === 'none' ? undefined : guards[scheme] };
+    const kind = guardKindOf(definition, auth);
+    return { definition, guard: kind === 'none' ? undefined : guards[kind] };
   });
+}
+
+/** The guard a route gets from its fixed protection, PROTECT and the defaults; the API reference documents the same. */
+export function guardKindOf(route: Pick<ServiceRoute<unknown>, 'method' | 'path' | 'protection'>, auth: Pick<AuthConfig, 'rules' | 'marketplace'>): GuardKind {
+  if (route.protection === 'bearer-always') return 'personal';
+  if (route.protection === 'open') return 'none';
+  return schemeFor(auth.rules, route.method, route.path, defaultRules(auth.marketplace));
 }

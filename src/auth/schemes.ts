@@ -91,3 +91,18 @@ export function requireAdmin(keys: ApiKeyRing, tokens: TokenService): Guard<Iden
 export function requireBearerOrApiKey(keys: ApiKeyRing, tokens: TokenService): Guard<Identity> {
   return (req) => (req.headers['x-api-key'] !== undefined ? apiKeyCaller(req, keys) : bearerCaller(req, tokens));
 }
+
+/**
+ * What each guard can refuse with, for the API reference: `personal` is the
+ * guard of `bearer-always` routes (requireBearerOrApiKey).
+ */
+export const GUARD_REFUSALS = {
+  basic: ['BASIC_REQUIRED', 'BASIC_INVALID', 'LOGIN_THROTTLED', 'HASHING_BUSY'],
+  apikey: ['API_KEY_INVALID'],
+  bearer: ['TOKEN_REQUIRED', 'TOKEN_INVALID'],
+  admin: ['API_KEY_INVALID', 'TOKEN_REQUIRED', 'TOKEN_INVALID', 'ADMIN_REQUIRED'],
+  personal: ['API_KEY_INVALID', 'TOKEN_REQUIRED', 'TOKEN_INVALID'],
+} as const satisfies Readonly<Record<string, readonly AuthErrorCode[]>>;
+
+/** Which guard a route gets: none, one of PROTECT's schemes, or the per-user routes' own. */
+export type GuardKind = keyof typeof GUARD_REFUSALS | 'none';

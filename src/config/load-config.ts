@@ -33,6 +33,10 @@ export interface ServiceConfig {
   readonly accessLog: boolean;
   /** GET /metrics and the counting behind it. */
   readonly metrics: boolean;
+  /** GET /openapi.json, the API's description. */
+  readonly openapi: boolean;
+  /** GET /docs, the interactive reference reading /openapi.json. */
+  readonly docs: boolean;
   /** Origins browsers may call from; undefined: CORS off. */
   readonly corsOrigins: CorsOrigins | undefined;
   /** Present when the service speaks HTTPS only. */
@@ -168,11 +172,21 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     corsOrigins: corsSetting(setting('CORS_ORIGINS')),
     // On unless turned off: scraping is cheap, and unscraped counters cost a Map lookup a request.
     metrics: (setting('METRICS') ?? '') === '' || booleanSetting('METRICS', setting('METRICS')),
+    ...referenceSettings(setting),
     tls: tlsSetting(setting('TLS_CERT'), setting('TLS_KEY')),
     storeQueueLimit: integerSetting('STORE_QUEUE_LIMIT', setting('STORE_QUEUE_LIMIT'), 10000, 1, 10_000_000),
     connections: connectionSettings(setting),
     auth: authSettings(setting),
   };
+}
+
+/** On unless turned off, like METRICS; the page reads the document, so DOCS=1 with OPENAPI=0 is a contradiction. */
+function referenceSettings(setting: SettingLookup): Pick<ServiceConfig, 'openapi' | 'docs'> {
+  const onUnlessOff = (name: 'OPENAPI' | 'DOCS'): boolean => (setting(name) ?? '').trim() === '' || booleanSetting(name, setting(name));
+  const openapi = onUnlessOff('OPENAPI');
+  const docs = onUnlessOff('DOCS');
+  if (!openapi && docs && (setting('DOCS') ?? '').trim() !== '') throw new ConfigError('DOCS=1 needs OPENAPI on: the page reads /openapi.json');
+  return { openapi, docs: openapi && docs };
 }
 
 function authSettings(setting: SettingLookup): AuthSettings {

@@ -18,6 +18,8 @@ export const SETTING_NAMES = [
   'LOG_LEVEL',
   'ACCESS_LOG',
   'METRICS',
+  'OPENAPI',
+  'DOCS',
   'CORS_ORIGINS',
   'TLS_CERT',
   'TLS_KEY',
@@ -41,7 +43,7 @@ export const SETTING_NAMES = [
 export type SettingName = (typeof SETTING_NAMES)[number];
 
 /** Settings that are on or off and may be given as a bare flag (`--strict`). */
-const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT', 'MARKETPLACE', 'ACCESS_LOG', 'METRICS']);
+const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT', 'MARKETPLACE', 'ACCESS_LOG', 'METRICS', 'OPENAPI', 'DOCS']);
 
 export type SettingLookup = (name: SettingName) => string | undefined;
 

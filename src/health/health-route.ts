@@ -1,5 +1,6 @@
 import { routesOf } from '../auth/identity.js';
 import { jsonReply } from '../http/reply.js';
+import { jsonAnswer, record } from '../http/route-doc.js';
 
 const HEALTHY = jsonReply(200, JSON.stringify({ status: 'ok' }));
 
@@ -10,6 +11,7 @@ export const healthRoutes = [
     path: '/health',
     summary: 'Liveness: 200 {"status":"ok"} while the service runs',
     protection: 'open',
+    doc: { answers: { 200: jsonAnswer(record({ status: { const: 'ok' } })) } },
     action: { handle: () => HEALTHY },
   }),
 ];

@@ -1,3 +1,4 @@
+import type { QueryParameterDoc } from './route-doc.js';
 import type { Validated } from './route.js';
 
 /**
@@ -39,3 +40,9 @@ export function readPageParameters(query: URLSearchParams, invalid: (message: st
   if (size === undefined) return invalid(`per_page must be a whole number from 1 to ${MAX_PER_PAGE}`);
   return { ok: true, value: { page: pageNumber, perPage: size } };
 }
+
+/** `page` and `per_page` for the API reference. */
+export const PAGE_QUERY: Readonly<Record<string, QueryParameterDoc>> = {
+  page: { description: 'Page number, from 1', schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE } },
+  per_page: { description: `Items per page, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE})`, schema: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE } },
+};

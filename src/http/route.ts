@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ErrorReply, Reply } from './reply.js';
 import type { RequestConditions } from './conditions.js';
+import type { RouteDoc } from './route-doc.js';
 
 /**
  * Routes are declared as data: what a route needs (access rules, a body, id
@@ -135,6 +136,8 @@ export interface RouteDefinition<Caller, Command, Body = undefined, Ids extends 
    */
   readonly idempotency?: IdempotencyMode;
   readonly action: RouteAction<Caller, Command, Body, Ids, Query>;
+  /** What the API reference says beyond the above: bodies' schemas, the errors it answers (route-doc.ts). */
+  readonly doc?: RouteDoc;
 }
 
 /** The protection stage's verdict: who the caller is, or the answer that refuses them. */

@@ -23,6 +23,9 @@ const noop = (): void => {};
 const MAX_PARAM_LENGTH = 65_536;
 const ROUTE_NOT_FOUND = errorReply('ROUTE_NOT_FOUND' satisfies TransportErrorCode);
 
+/** The request listener, and what it matches: `GET /api/products/:id`, one entry per declared method (HEAD and OPTIONS are derived). */
+export type RouterListener = RequestListener & { readonly served: readonly string[] };
+
 export interface RouterParts<Caller, Command> {
   readonly routes: readonly ResolvedRoute<Caller, Command>[];
   readonly basePath: string;
@@ -37,7 +40,7 @@ export interface RouterParts<Caller, Command> {
  * path is registered for every method with one entry, so a single lookup
  * tells an unknown path (404) from a known path with another method (405).
  */
-export function createRouter<Caller, Command>({ routes, basePath, run, write, cors }: RouterParts<Caller, Command>): RequestListener {
+export function createRouter<Caller, Command>({ routes, basePath, run, write, cors }: RouterParts<Caller, Command>): RouterListener {
   const exchangeFor = createExchanges();
   // Trailing slashes are served, not redirected; find() ignores query strings.
   // find-my-way drops a route whose parameter is over 100 characters, which
@@ -59,7 +62,8 @@ export function createRouter<Caller, Command>({ routes, basePath, run, write, co
     router.on(METHODS as FindMyWay.HTTPMethod[], basePath + path, noop, entry);
   }
 
-  return (req, res) => {
+  const served = routes.map(({ definition }) => `${definition.method} ${basePath}${definition.path}`);
+  const listener: RequestListener = (req, res) => {
     const exchange = exchangeFor(req);
     if (cors !== undefined) exchange.responseHeaders = cors.headersFor(req);
     const match = router.find(req.method as FindMyWay.HTTPMethod, req.url ?? '/');
@@ -74,4 +78,5 @@ export function createRouter<Caller, Command>({ routes, basePath, run, write, co
     else if (req.method === 'OPTIONS') write(res, emptyReply(204, ['allow', entry.allow, ...(cors?.isPreflight(req) === true ? cors.preflightHeaders(entry.allow) : [])]), exchange);
     else write(res, errorReply('METHOD_NOT_ALLOWED' satisfies TransportErrorCode, { headers: ['allow', entry.allow] }), exchange);
   };
+  return Object.assign(listener, { served });
 }

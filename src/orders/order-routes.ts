@@ -1,5 +1,7 @@
 import type { OrderCommand } from '../../workers/orders/order-protocol.js';
-import { adminsOnly, userRoutesOf } from '../auth/access.js';
+import { ADMINS_ONLY_REFUSALS, adminsOnly, userRoutesOf } from '../auth/access.js';
+import { dataAnswer } from '../http/route-doc.js';
+import { ALL_ORDERS_QUERY, FULFILMENT_BODY, ORDER, ORDER_LIST, ORDER_LIST_QUERY, PLACEMENT_BODY } from './order-schemas.js';
 import { routesOf } from '../auth/identity.js';
 import { validateFulfilment, validatePlacement } from './order-input.js';
 import { readAllOrders, readOrderList } from './order-parameters.js';
@@ -23,6 +25,7 @@ export const orderRoutes = [
     idempotency: 'optional',
     probe: ({ ids }) => ({ kind: 'orders.probe', userId: ids.userId, orderId: null }),
     action: { store: ({ ids, body }) => ({ kind: 'orders.place', userId: ids.userId, addressId: body }), status: 201 },
+    doc: { answers: { 201: dataAnswer(ORDER) }, body: PLACEMENT_BODY, errors: ['ORDER_ADDRESS_INVALID', 'CART_EMPTY', 'ORDER_STOCK_TOO_LOW'] },
   }),
   userRoute({
     method: 'GET',
@@ -35,6 +38,7 @@ export const orderRoutes = [
       status: 200,
       listing: ({ query }) => ({ kind: 'paged', ...query.page }),
     },
+    doc: { answers: { 200: dataAnswer(ORDER_LIST) }, query: ORDER_LIST_QUERY, errors: ['ORDER_PARAMETER_INVALID'] },
   }),
   userRoute({
     method: 'GET',
@@ -42,6 +46,7 @@ export const orderRoutes = [
     summary: "One of the user's orders",
     ids: orderId,
     action: { store: ({ ids }) => ({ kind: 'orders.get', userId: ids.userId, orderId: ids.orderId }), status: 200 },
+    doc: { answers: { 200: dataAnswer(ORDER) } },
   }),
   userRoute({
     method: 'POST',
@@ -49,6 +54,7 @@ export const orderRoutes = [
     summary: 'Cancel one of the user\'s orders (pending or paid; stock returned)',
     ids: orderId,
     action: { store: ({ ids }) => ({ kind: 'orders.cancel', userId: ids.userId, orderId: ids.orderId }), status: 200 },
+    doc: { answers: { 200: dataAnswer(ORDER) }, errors: ['ORDER_STATUS_CONFLICT', 'CHARGE_IN_PROGRESS'] },
   }),
 ];
 
@@ -71,6 +77,7 @@ export const adminOrderRoutes = [
       status: 200,
       listing: ({ query }) => ({ kind: 'paged', ...query.page }),
     },
+    doc: { answers: { 200: dataAnswer(ORDER_LIST) }, query: ALL_ORDERS_QUERY, errors: [...ADMINS_ONLY_REFUSALS, 'ORDER_PARAMETER_INVALID'] },
   }),
   adminRoute({
     method: 'PATCH',
@@ -82,5 +89,6 @@ export const adminOrderRoutes = [
     body: { validate: validateFulfilment, quoteParseError: true },
     probe: ({ ids }) => ({ kind: 'orders.probe', userId: null, orderId: ids.orderId }),
     action: { store: ({ ids, body }) => ({ kind: 'orders.fulfil', orderId: ids.orderId, ...body }), status: 200 },
+    doc: { answers: { 200: dataAnswer(ORDER) }, body: FULFILMENT_BODY, errors: [...ADMINS_ONLY_REFUSALS, 'ORDER_FIELD_INVALID', 'ORDER_STATUS_CONFLICT', 'CHARGE_IN_PROGRESS'] },
   }),
 ];

@@ -2,6 +2,8 @@ import type { PaymentCommand } from '../../workers/payments/payment-protocol.js'
 import { userRoutesOf } from '../auth/access.js';
 import { validatePayment } from './payment-input.js';
 import { paymentFlow, type PaymentFlowParts } from './payment-flow.js';
+import { dataAnswer } from '../http/route-doc.js';
+import { PAYMENT, PAYMENT_BODY } from './payment-schemas.js';
 
 const route = userRoutesOf<PaymentCommand>();
 
@@ -25,6 +27,22 @@ export function paymentRoutes(parts: PaymentFlowParts) {
       probe: ({ ids }) => ({ kind: 'payments.probe', userId: ids.userId, orderId: ids.orderId }),
       idempotency: 'required',
       action: { handle: paymentFlow(parts) },
+      doc: {
+        answers: { 201: dataAnswer(PAYMENT) },
+        body: PAYMENT_BODY,
+        errors: [
+          'PAYMENT_FIELD_INVALID',
+          'PAYMENT_ORDER_NOT_PENDING',
+          'PAYMENT_ALREADY_CHARGING',
+          'IDEMPOTENCY_KEY_REUSED',
+          'IDEMPOTENCY_KEY_IN_PROGRESS',
+          'CARD_EXPIRED',
+          'CARD_DECLINED',
+          'CARD_INSUFFICIENT_FUNDS',
+          'CARD_PROCESSOR_FAILED',
+          'STORE_BUSY',
+        ],
+      },
     }),
   ];
 }

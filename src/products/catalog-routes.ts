@@ -2,10 +2,13 @@ import type { CatalogCommand } from '../../workers/products/catalog-protocol.js'
 import { routesOf } from '../auth/identity.js';
 import { validateCatalogProduct } from './catalog-input.js';
 import { readProductQuery } from './search-parameters.js';
+import { dataAnswer, EMPTY_ANSWER } from '../http/route-doc.js';
+import { CATALOG_PRODUCT, CATALOG_PRODUCT_BODY, CATALOG_PRODUCT_LIST, CATEGORIES, PRODUCT_DETAILS, PRODUCT_FIELD_ERRORS, SEARCH_QUERY } from './product-schemas.js';
 
 const route = routesOf<CatalogCommand>();
 const productBody = { validate: validateCatalogProduct, quoteParseError: true } as const;
 const productId = { id: 'PRODUCT_NOT_FOUND' } as const;
+const fieldErrors = [...PRODUCT_FIELD_ERRORS, 'PRODUCT_FIELD_INVALID'];
 
 /**
  * /products in the marketplace (contract section 7): six-field products,
@@ -24,6 +27,7 @@ export const catalogRoutes = [
       status: 200,
       listing: ({ query: { search } }) => (search === undefined ? undefined : search.page === undefined ? { kind: 'counted' } : { kind: 'paged', ...search.page }),
     },
+    doc: { answers: { 200: dataAnswer(CATALOG_PRODUCT_LIST) }, query: SEARCH_QUERY, errors: ['SEARCH_PARAMETER_INVALID'] },
   }),
   route({
     method: 'GET',
@@ -31,12 +35,14 @@ export const catalogRoutes = [
     summary: 'Read a product with its rating (average and count) and its ten newest reviews',
     ids: productId,
     action: { store: ({ ids, conditions }) => ({ kind: 'catalog.details', id: ids.id, conditions }), status: 200 },
+    doc: { answers: { 200: dataAnswer(PRODUCT_DETAILS) } },
   }),
   route({
     method: 'GET',
     path: '/categories',
     summary: 'Every category in use and its number of products, by slug in code-point order',
     action: { store: ({ conditions }) => ({ kind: 'catalog.categories', conditions }), status: 200 },
+    doc: { answers: { 200: dataAnswer(CATEGORIES) } },
   }),
   route({
     method: 'POST',
@@ -44,6 +50,7 @@ export const catalogRoutes = [
     summary: 'Create a product (administrators); its id is the highest ever assigned plus one',
     body: productBody,
     action: { store: ({ body }) => ({ kind: 'catalog.create', fields: body }), status: 201 },
+    doc: { answers: { 201: dataAnswer(CATALOG_PRODUCT) }, body: CATALOG_PRODUCT_BODY, errors: fieldErrors },
   }),
   route({
     method: 'PUT',
@@ -53,6 +60,7 @@ export const catalogRoutes = [
     ids: productId,
     probe: ({ ids }) => ({ kind: 'catalog.probe', id: ids.id }),
     action: { store: ({ ids, body, conditions }) => ({ kind: 'catalog.replace', id: ids.id, fields: body, conditions }), status: 200 },
+    doc: { answers: { 200: dataAnswer(CATALOG_PRODUCT) }, body: CATALOG_PRODUCT_BODY, errors: fieldErrors, conditional: true },
   }),
   route({
     method: 'DELETE',
@@ -60,5 +68,6 @@ export const catalogRoutes = [
     summary: 'Delete a product, its reviews, and its place in every wish list and cart (administrators)',
     ids: productId,
     action: { store: ({ ids, conditions }) => ({ kind: 'catalog.delete', id: ids.id, conditions }), status: 204 },
+    doc: { answers: { 204: EMPTY_ANSWER }, conditional: true },
   }),
 ];

@@ -1,5 +1,8 @@
 import type { ReviewCommand } from '../../workers/reviews/review-protocol.js';
-import { customersOnly, type UserRouteDeclaration } from '../auth/access.js';
+import { CUSTOMERS_ONLY_REFUSALS, customersOnly, type UserRouteDeclaration } from '../auth/access.js';
+import { dataAnswer, EMPTY_ANSWER } from '../http/route-doc.js';
+import { REVIEW, REVIEW_BODY, REVIEW_LIST } from './review-schemas.js';
+import { PAGE_QUERY } from '../http/page-parameters.js';
 import { routesOf, type ServiceRoute } from '../auth/identity.js';
 import { readReviewPage } from './review-parameters.js';
 import { validateReview } from './review-input.js';
@@ -14,7 +17,8 @@ const route = routesOf<ReviewCommand>();
  * customer's id as `ids.userId`.
  */
 function customerRoute<Body, Ids extends string>(declaration: UserRouteDeclaration<ReviewCommand, Body, Ids, undefined>): ServiceRoute<ReviewCommand, unknown, string, unknown> {
-  return { ...declaration, protection: 'bearer-always', authorize: customersOnly };
+  const errors = [...CUSTOMERS_ONLY_REFUSALS, ...(declaration.doc.errors ?? [])];
+  return { ...declaration, protection: 'bearer-always', authorize: customersOnly, doc: { ...declaration.doc, errors } };
 }
 
 const reviewBody = { validate: validateReview, quoteParseError: true } as const;
@@ -40,6 +44,7 @@ export const reviewRoutes = [
       status: 200,
       listing: ({ query }) => ({ kind: 'paged', ...query }),
     },
+    doc: { answers: { 200: dataAnswer(REVIEW_LIST) }, query: PAGE_QUERY, errors: ['REVIEW_PAGE_INVALID'] },
   }),
   customerRoute({
     method: 'POST',
@@ -49,6 +54,7 @@ export const reviewRoutes = [
     ids: productId,
     probe: ({ ids }) => ({ kind: 'review.probe', productId: ids.id, userId: ids.userId }),
     action: { store: ({ ids, body }) => ({ kind: 'review.create', productId: ids.id, userId: ids.userId, fields: body }), status: 201 },
+    doc: { answers: { 201: dataAnswer(REVIEW) }, body: REVIEW_BODY, errors: ['REVIEW_FIELD_INVALID', 'REVIEW_PURCHASE_REQUIRED', 'REVIEW_ALREADY_WRITTEN'] },
   }),
   customerRoute({
     method: 'PUT',
@@ -58,6 +64,7 @@ export const reviewRoutes = [
     ids: productAndReviewIds,
     probe: ({ ids }) => ({ kind: 'review.probe', productId: ids.id, userId: ids.userId, reviewId: ids.reviewId }),
     action: { store: ({ ids, body }) => ({ kind: 'review.replace', productId: ids.id, reviewId: ids.reviewId, userId: ids.userId, fields: body }), status: 200 },
+    doc: { answers: { 200: dataAnswer(REVIEW) }, body: REVIEW_BODY, errors: ['REVIEW_FIELD_INVALID'] },
   }),
   route({
     method: 'DELETE',
@@ -67,5 +74,6 @@ export const reviewRoutes = [
     authorize: customerOrAdmin,
     ids: productAndReviewIds,
     action: { store: ({ ids, caller }) => ({ kind: 'review.delete', productId: ids.id, reviewId: ids.reviewId, by: deleterOf(caller) }), status: 204 },
+    doc: { answers: { 204: EMPTY_ANSWER }, errors: ['ROLE_REQUIRED'] },
   }),
 ];

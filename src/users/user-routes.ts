@@ -3,6 +3,8 @@ import { userRoutesOf } from '../auth/access.js';
 import { routesOf } from '../auth/identity.js';
 import { validateRegistration } from './user-input.js';
 import { registerCustomer, type RegistrationParts } from './registration.js';
+import { dataAnswer } from '../http/route-doc.js';
+import { REGISTRATION_BODY, USER } from './user-schemas.js';
 
 const route = routesOf<UserCommand>();
 const userRoute = userRoutesOf<UserCommand>();
@@ -19,12 +21,14 @@ export function userRoutes(registration: RegistrationParts) {
       // The body holds a password: a parse error must not quote it back.
       body: { validate: validateRegistration, quoteParseError: false },
       action: { handle: registerCustomer(registration) },
+      doc: { answers: { 201: dataAnswer(USER) }, body: REGISTRATION_BODY, errors: ['USER_FIELD_INVALID', 'EMAIL_TAKEN', 'REGISTER_THROTTLED', 'HASHING_BUSY', 'STORE_BUSY'] },
     }),
     userRoute({
       method: 'GET',
       path: '/users/:userId',
       summary: "A user: one's own (an id or me), or any user's for an administrator",
       action: { store: ({ ids }) => ({ kind: 'users.get', userId: ids.userId }), status: 200 },
+      doc: { answers: { 200: dataAnswer(USER) } },
     }),
   ];
 }

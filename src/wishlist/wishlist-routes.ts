@@ -1,5 +1,7 @@
 import type { WishlistCommand } from '../../workers/wishlists/wishlist-protocol.js';
 import { userRoutesOf } from '../auth/access.js';
+import { dataAnswer, EMPTY_ANSWER } from '../http/route-doc.js';
+import { WISHLIST, WISHLIST_ITEM } from './wishlist-schemas.js';
 
 const route = userRoutesOf<WishlistCommand>();
 
@@ -13,6 +15,7 @@ export const wishlistRoutes = [
     path: '/users/:userId/wishlist',
     summary: "The user's wish list, oldest first, each product as it is now",
     action: { store: ({ ids }) => ({ kind: 'wishlist.list', userId: ids.userId }), status: 200 },
+    doc: { answers: { 200: dataAnswer(WISHLIST) } },
   }),
   route({
     method: 'PUT',
@@ -20,6 +23,7 @@ export const wishlistRoutes = [
     summary: 'Put a product in the wish list (201 when added, 200 when it was there; at most 500)',
     ids: { productId: 'PRODUCT_NOT_FOUND' },
     action: { store: ({ ids }) => ({ kind: 'wishlist.add', userId: ids.userId, productId: ids.productId }), status: 200 },
+    doc: { answers: { 200: dataAnswer(WISHLIST_ITEM), 201: dataAnswer(WISHLIST_ITEM) }, errors: ['WISHLIST_FULL'] },
   }),
   route({
     method: 'DELETE',
@@ -27,5 +31,6 @@ export const wishlistRoutes = [
     summary: 'Take a product out of the wish list',
     ids: { productId: 'WISHLIST_ITEM_NOT_FOUND' },
     action: { store: ({ ids }) => ({ kind: 'wishlist.remove', userId: ids.userId, productId: ids.productId }), status: 204 },
+    doc: { answers: { 204: EMPTY_ANSWER } },
   }),
 ];

@@ -1,27 +1,29 @@
+import { createHash } from 'node:crypto';
+import { ensureLength } from '../growable-column.js';
 import type { IdempotencyClaim, RememberedAnswer } from './idempotency-protocol.js';
 
 /** Keys are remembered this long after their first request (contract: 24 hours). */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * What all remembered keys may hold at most, in characters of their keys,
- * scopes, fingerprints and answers (an order's answer can be kilobytes).
- * Time bounds memory only as far as clients are slow: a flood of new keys
- * within a day would grow it without end, so past this budget the oldest
- * keys are forgotten early. ~64 MB of one-byte strings at worst.
+ * What all remembered keys may hold at most, counted in bytes (ENTRY_BYTES a
+ * key, plus the characters of an answer kept as text). Time bounds memory
+ * only as far as clients are slow: a flood of new keys within a day would
+ * grow it without end, so past this budget the oldest keys are forgotten
+ * early. A million keys whose answers are rebuilt (payments) fit.
  */
-export const MAX_REMEMBERED_CHARS = 64 * 1024 * 1024;
+export const MAX_REMEMBERED_CHARS = 128 * 1024 * 1024;
 
-/** What a Map entry and its object cost beyond their strings, counted against the budget. */
-const ENTRY_OVERHEAD_CHARS = 160;
+/** What one key costs (its digest string, the Map's entry, its columns), measured by bench/order-memory-micro.ts. */
+const ENTRY_BYTES = 100;
 
-interface Entry {
-  readonly fingerprint: string;
-  /** When the key was first claimed (ms): it expires TTL after that, answered or not. */
-  readonly at: number;
-  /** Undefined while the first request is still being answered. */
-  answer: RememberedAnswer | undefined;
-  size: number;
+/**
+ * An answer the store can make again from its own data (a payment's 201 from
+ * the payment), kept as a number rather than as text: the source is one
+ * object shared by all its keys.
+ */
+export interface AnswerSource {
+  answer(ref: number): RememberedAnswer;
 }
 
 export type KeyVerdict =
@@ -39,21 +41,49 @@ export interface IdempotencyLimits {
   readonly maxChars: number;
 }
 
-const sizeOf = (id: string, fingerprint: string, answer: RememberedAnswer | undefined): number =>
-  ENTRY_OVERHEAD_CHARS + id.length + fingerprint.length + (answer === undefined ? 0 : answer.kind === 'json' ? answer.body.length : answer.kind === 'error' ? answer.code.length + (answer.message?.length ?? 0) : 0);
+/** A claim as the store keeps it: its scope and key as a digest, its body's fingerprint as a number. */
+interface ClaimDigest {
+  readonly id: string;
+  readonly fingerprint: number;
+}
 
 /**
- * The keys the store remembers, in one Map in insertion order. Every key
- * lives the same time from its first claim, so insertion order is expiry
- * order: a sweep deletes from the front until it meets a live key, costing
- * the expired keys and one more, never a scan of the rest. An entry that
- * gets its answer is updated in place and keeps its place.
+ * One string per scope and key: 128 bits of SHA-256 over the scope's length,
+ * the scope and the key, so no scope and key can pass for another pair and a
+ * 255-character key costs what a short one does.
+ */
+function digestOf(claim: IdempotencyClaim): ClaimDigest {
+  const id = createHash('sha256').update(`${claim.scope.length}:${claim.scope}${claim.key}`).digest().toString('base64url', 0, 16);
+  // 48 bits: the fingerprint is only ever compared with the one first sent under the same key.
+  const fingerprint = createHash('sha256').update(claim.fingerprint).digest().readUIntBE(0, 6);
+  return { id, fingerprint };
+}
+
+/**
+ * The keys the store remembers. Every key lives the same time from its first
+ * claim, so the order keys are first claimed in is their expiry order: slots
+ * in a queue of columns (time, fingerprint, size, answer), a Map from the
+ * digest to the slot. A sweep takes slots from the front until it meets a
+ * live key, costing the expired keys and one more; a key released early
+ * leaves an empty slot that the front skips. An entry that gets its answer
+ * is updated in place and keeps its place.
  */
 export class IdempotencyKeys {
-  readonly #entries = new Map<string, Entry>();
+  readonly #slots = new Map<string, number>();
+  /** The slot of index 0 in the columns; slots below it are gone. */
+  #base = 0;
+  #head = 0;
+  #tail = 0;
+  #ids: (string | undefined)[] = [];
+  #answers: (RememberedAnswer | AnswerSource | undefined)[] = [];
+  #at = new Float64Array(0);
+  #fingerprints = new Float64Array(0);
+  #refs = new Float64Array(0);
+  #sizes = new Float64Array(0);
+  #chars = 0;
+  #last: { readonly claim: IdempotencyClaim; readonly digest: ClaimDigest } | undefined;
   readonly #now: () => number;
   readonly #limits: IdempotencyLimits;
-  #chars = 0;
 
   constructor(now: () => number = Date.now, limits: IdempotencyLimits = { ttlMs: IDEMPOTENCY_KEY_TTL_MS, maxChars: MAX_REMEMBERED_CHARS }) {
     this.#now = now;
@@ -62,74 +92,108 @@ export class IdempotencyKeys {
 
   /** How many keys are remembered (answered or in progress). */
   get size(): number {
-    return this.#entries.size;
+    return this.#slots.size;
   }
 
   /** What a request carrying this claim is: new, a repeat to answer again, or a conflict. */
   judge(claim: IdempotencyClaim): KeyVerdict {
     this.#sweep();
-    const entry = this.#entries.get(idOf(claim));
-    if (entry === undefined) return { kind: 'new' };
+    const { id, fingerprint } = this.#digest(claim);
+    const slot = this.#slots.get(id);
+    if (slot === undefined) return { kind: 'new' };
+    const index = slot - this.#base;
     // Another body is the client's mistake whatever the first request's state: 422 before 409.
-    if (entry.fingerprint !== claim.fingerprint) return { kind: 'reused' };
-    return entry.answer === undefined ? { kind: 'in-progress' } : { kind: 'replay', answer: entry.answer };
+    if (this.#fingerprints[index] !== fingerprint) return { kind: 'reused' };
+    const answer = this.#answers[index];
+    if (answer === undefined) return { kind: 'in-progress' };
+    return { kind: 'replay', answer: 'kind' in answer ? answer : answer.answer(this.#refs[index] ?? 0) };
   }
 
   /** Marks the key as being answered: a repeat meanwhile is 409. */
   hold(claim: IdempotencyClaim): void {
-    this.#set(claim, undefined);
+    this.#set(claim, undefined, 0, 0);
   }
 
   /** Remembers the answer under the key (made anew if it was forgotten meanwhile). */
   remember(claim: IdempotencyClaim, answer: RememberedAnswer): void {
-    this.#set(claim, answer);
+    const chars = answer.kind === 'json' ? answer.body.length : answer.kind === 'error' ? answer.code.length + (answer.message?.length ?? 0) : 0;
+    this.#set(claim, answer, 0, chars);
+  }
+
+  /** Remembers an answer the source makes again from `ref` when asked: a number in memory, not the answer's text. */
+  rememberRebuilt(claim: IdempotencyClaim, source: AnswerSource, ref: number): void {
+    this.#set(claim, source, ref, 0);
   }
 
   /** Forgets a key whose request changed nothing, so the client may send it again. */
   release(claim: IdempotencyClaim): void {
-    const id = idOf(claim);
-    const entry = this.#entries.get(id);
-    if (entry === undefined) return;
-    this.#chars -= entry.size;
-    this.#entries.delete(id);
+    const slot = this.#slots.get(this.#digest(claim).id);
+    if (slot !== undefined) this.#forget(slot - this.#base);
   }
 
-  #set(claim: IdempotencyClaim, answer: RememberedAnswer | undefined): void {
+  #digest(claim: IdempotencyClaim): ClaimDigest {
+    if (this.#last?.claim !== claim) this.#last = { claim, digest: digestOf(claim) };
+    return this.#last.digest;
+  }
+
+  #set(claim: IdempotencyClaim, answer: RememberedAnswer | AnswerSource | undefined, ref: number, chars: number): void {
     this.#sweep();
-    const id = idOf(claim);
-    const size = sizeOf(id, claim.fingerprint, answer);
-    const entry = this.#entries.get(id);
-    if (entry === undefined) {
-      this.#entries.set(id, { fingerprint: claim.fingerprint, at: this.#now(), answer, size });
-    } else {
-      this.#chars -= entry.size;
-      entry.answer = answer;
-      entry.size = size;
-    }
-    this.#chars += size;
+    const { id, fingerprint } = this.#digest(claim);
+    const size = ENTRY_BYTES + chars;
+    const known = this.#slots.get(id);
+    const index = known === undefined ? this.#append(id, fingerprint) : known - this.#base;
+    this.#chars += size - (this.#sizes[index] ?? 0);
+    this.#answers[index] = answer;
+    this.#refs[index] = ref;
+    this.#sizes[index] = size;
     this.#evictOverBudget();
+  }
+
+  #append(id: string, fingerprint: number): number {
+    const index = this.#tail - this.#base;
+    this.#at = ensureLength(this.#at, index + 1, Float64Array);
+    this.#fingerprints = ensureLength(this.#fingerprints, index + 1, Float64Array);
+    this.#refs = ensureLength(this.#refs, index + 1, Float64Array);
+    this.#sizes = ensureLength(this.#sizes, index + 1, Float64Array);
+    this.#ids[index] = id;
+    this.#at[index] = this.#now();
+    this.#fingerprints[index] = fingerprint;
+    this.#sizes[index] = 0;
+    this.#slots.set(id, this.#tail);
+    this.#tail++;
+    return index;
+  }
+
+  /** Empties a slot; the front's are taken off the queue. */
+  #forget(index: number): void {
+    const id = this.#ids[index];
+    if (id === undefined) return;
+    this.#slots.delete(id);
+    this.#chars -= this.#sizes[index] ?? 0;
+    this.#ids[index] = undefined;
+    this.#answers[index] = undefined;
+    this.#sizes[index] = 0;
+    while (this.#head < this.#tail && this.#ids[this.#head - this.#base] === undefined) this.#head++;
+    this.#compact();
   }
 
   #sweep(): void {
     const oldest = this.#now() - this.#limits.ttlMs;
-    // Deleting the entry being visited is safe in a Map's iteration.
-    for (const [id, entry] of this.#entries) {
-      if (entry.at > oldest) return;
-      this.#chars -= entry.size;
-      this.#entries.delete(id);
-    }
+    while (this.#head < this.#tail && (this.#at[this.#head - this.#base] ?? Infinity) <= oldest) this.#forget(this.#head - this.#base);
   }
 
   #evictOverBudget(): void {
-    for (const [id, entry] of this.#entries) {
-      if (this.#chars <= this.#limits.maxChars) return;
-      this.#chars -= entry.size;
-      this.#entries.delete(id);
-    }
+    while (this.#chars > this.#limits.maxChars && this.#head < this.#tail) this.#forget(this.#head - this.#base);
   }
-}
 
-/** One string per scope and key; the scope's length first, so no scope and key can pass for another pair. */
-function idOf(claim: IdempotencyClaim): string {
-  return `${claim.scope.length}:${claim.scope}${claim.key}`;
+  /** Drops the taken front of the columns once it is most of them, so memory follows the live keys, not their history. */
+  #compact(): void {
+    const gone = this.#head - this.#base;
+    if (gone <= 1024 || gone * 2 <= this.#tail - this.#base) return;
+    const live = this.#tail - this.#head;
+    this.#ids = this.#ids.slice(gone);
+    this.#answers = this.#answers.slice(gone);
+    for (const column of [this.#at, this.#fingerprints, this.#refs, this.#sizes]) column.copyWithin(0, gone, gone + live);
+    this.#base = this.#head;
+  }
 }

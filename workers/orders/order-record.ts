@@ -1,41 +1,9 @@
 import { fromCents } from '../money.js';
 import type { AddressFields } from '../addresses/address-protocol.js';
-import { itemsJson, type PricedLine } from '../carts/priced-lines.js';
-import type { OrderStatus, PaymentStatus } from './order-machine.js';
+import type { OrderTable } from './order-table.js';
 
-/** An address's fields without its id and createdAt, copied when the order is placed. */
+/** An address's fields without its id and createdAt, as an order shows it. */
 export type ShippingAddress = AddressFields;
-
-export interface HistoryEntry {
-  readonly status: OrderStatus;
-  readonly at: string;
-}
-
-/**
- * An order as the store holds it. Lines, prices and address are copies taken
- * at placement; what changes (status, payment, tracking, history) changes
- * only through the order store, which rebuilds `json` with every change, so
- * a read never serialises.
- */
-export interface OrderRecord {
-  readonly id: number;
-  readonly userId: number;
-  status: OrderStatus;
-  paymentStatus: PaymentStatus;
-  readonly lines: readonly PricedLine[];
-  readonly totalCents: number;
-  readonly currency: string;
-  readonly shippingAddress: ShippingAddress;
-  trackingNumber: string | null;
-  readonly history: HistoryEntry[];
-  readonly createdAt: string;
-  updatedAt: string;
-  /** When the clock cancels it if still unpaid (ms since the epoch). */
-  readonly expiresAtMs: number;
-  /** A charge is out (OrderPayments.beginCharge): cancels are refused and the clock waits. */
-  charging: boolean;
-  json: string;
-}
 
 /** Copies an address's own fields, in the contract's key order, leaving out its id, owner, createdAt and cached text. */
 export function shippingAddressOf(address: AddressFields): ShippingAddress {
@@ -43,17 +11,40 @@ export function shippingAddressOf(address: AddressFields): ShippingAddress {
   return { name, line1, line2, city, postalCode, country, phone };
 }
 
+const iso = (ms: number): string => new Date(ms).toISOString();
+
 /**
- * Key order is the contract's: id, userId, status, paymentStatus, items,
- * total, currency, shippingAddress, trackingNumber, history, createdAt,
- * updatedAt.
+ * The order's JSON, made from the table when it is read (one order, or a
+ * page of them). Key order is the contract's: id, userId, status,
+ * paymentStatus, items, total, currency, shippingAddress, trackingNumber,
+ * history, createdAt, updatedAt.
  */
-export function orderJson(order: Omit<OrderRecord, 'json'>): string {
+export function orderJson(table: OrderTable, orderId: number, currency: string): string {
   const text = JSON.stringify;
+  const history = table.history(orderId);
+  const address = table.shippingAddress(orderId);
+  const historyJson = history.map((entry) => `{"status":${text(entry.status)},"at":${text(iso(entry.at))}}`).join(',');
   return (
-    `{"id":${order.id},"userId":${order.userId},"status":${text(order.status)},"paymentStatus":${text(order.paymentStatus)},` +
-    `"items":${itemsJson(order.lines)},"total":${text(fromCents(order.totalCents))},"currency":${text(order.currency)},` +
-    `"shippingAddress":${text(order.shippingAddress)},"trackingNumber":${text(order.trackingNumber)},"history":${text(order.history)},` +
-    `"createdAt":${text(order.createdAt)},"updatedAt":${text(order.updatedAt)}}`
+    `{"id":${orderId},"userId":${table.userId(orderId)},"status":${text(table.status(orderId))},"paymentStatus":${text(table.paymentStatus(orderId))},` +
+    `"items":${table.items(orderId)},"total":${text(fromCents(table.totalCents(orderId)))},"currency":${text(currency)},` +
+    `"shippingAddress":${address === undefined ? 'null' : text(shippingAddressOf(address))},"trackingNumber":${text(table.trackingNumber(orderId))},"history":[${historyJson}],` +
+    `"createdAt":${text(iso(history[0]?.at ?? 0))},"updatedAt":${text(iso(history.at(-1)?.at ?? 0))}}`
   );
+}
+
+/** One order as the store answers it: its id, and its JSON made on demand. */
+export class OrderRecord {
+  readonly id: number;
+  readonly #table: OrderTable;
+  readonly #currency: string;
+
+  constructor(table: OrderTable, id: number, currency: string) {
+    this.#table = table;
+    this.id = id;
+    this.#currency = currency;
+  }
+
+  get json(): string {
+    return orderJson(this.#table, this.id, this.#currency);
+  }
 }

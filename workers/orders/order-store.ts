@@ -1,12 +1,14 @@
 import type { AddressBook } from '../addresses/address-book.js';
 import type { Carts } from '../carts/carts.js';
-import { priceLines, totalCents, type PricedLine } from '../carts/priced-lines.js';
+import { priceLines, totalCents } from '../carts/priced-lines.js';
 import type { ProductCatalog } from '../products/catalog-product.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { judgeTransition, type OrderActor, type OrderStatus } from './order-machine.js';
 import { OrderLists, type OrderFilter } from './order-lists.js';
 import type { ChargeStart, OrderPayments, PurchaseRecord } from './order-ports.js';
-import { orderJson, shippingAddressOf, type OrderRecord } from './order-record.js';
+import { OrderRecord } from './order-record.js';
+import { OrderItems, linesOf, type OrderLine } from './order-items.js';
+import { OrderTable } from './order-table.js';
 import { PurchaseIndex } from './purchase-index.js';
 
 /** What the orders need of the products: read them, and take and return stock. */
@@ -53,16 +55,17 @@ const isPurchase = (status: OrderStatus): boolean => status === 'paid' || status
  * status change through the state machine's table (order-machine.ts), the
  * expiry clock, and the two seams other domains use: OrderPayments (charges)
  * and PurchaseRecord (verified purchases). Ids are one sequence from 1,
- * never reused; orders are never deleted.
+ * never reused; orders are never deleted. The orders' data is in columns
+ * (order-table.ts), not an object per order; OrderRecord is a view.
  */
 export class OrderStore implements OrderPayments, PurchaseRecord {
-  readonly #orders: (OrderRecord | undefined)[] = [];
-  readonly #lists = new OrderLists((orderId) => this.#orders[orderId]?.status);
+  readonly #table = new OrderTable();
+  readonly #items = new OrderItems();
+  readonly #lists = new OrderLists((orderId) => (this.#table.has(orderId) ? this.#table.status(orderId) : undefined));
   readonly #expiry = new ExpiryQueue();
   readonly #purchases = new PurchaseIndex();
   readonly #parts: OrderStoreParts;
   readonly #now: () => Date;
-  #lastId = 0;
 
   constructor(parts: OrderStoreParts) {
     this.#parts = parts;
@@ -75,7 +78,7 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
    * cart: a refusal changes nothing.
    */
   place(userId: number, addressId: number): Placement {
-    const { catalog, carts, addresses, currency, paymentTtlMs } = this.#parts;
+    const { catalog, carts, addresses, paymentTtlMs } = this.#parts;
     const address = addresses.find(userId, addressId);
     if (address === undefined) return { kind: 'address-unknown' };
     const lines = priceLines(carts.lines(userId), catalog);
@@ -89,63 +92,50 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
 
     this.#moveStock(lines, -1);
     carts.clear(userId);
-    const now = this.#now();
-    const at = now.toISOString();
-    const record: Omit<OrderRecord, 'json'> = {
-      id: ++this.#lastId,
+    const placedAt = this.#now().getTime();
+    const id = this.#table.add({
       userId,
-      status: 'pending',
-      paymentStatus: 'unpaid',
-      lines,
+      items: this.#items.text(lines),
       totalCents: totalCents(lines),
-      currency,
-      shippingAddress: shippingAddressOf(address),
-      trackingNumber: null,
-      history: [{ status: 'pending', at }],
-      createdAt: at,
-      updatedAt: at,
-      expiresAtMs: now.getTime() + paymentTtlMs,
-      charging: false,
-    };
-    const order: OrderRecord = { ...record, json: orderJson(record) };
-    this.#orders[order.id] = order;
-    this.#lists.add(order.id, userId, order.status);
-    this.#expiry.push(order.id, order.expiresAtMs);
-    return { kind: 'placed', order };
+      shippingAddress: address,
+      placedAt,
+      expiresAt: placedAt + paymentTtlMs,
+    });
+    this.#lists.add(id, userId, 'pending');
+    this.#expiry.push(id, placedAt + paymentTtlMs);
+    return { kind: 'placed', order: this.#record(id) };
   }
 
   /** The user's order; another user's is undefined, as if it did not exist. */
   find(userId: number, orderId: number): OrderRecord | undefined {
-    const order = this.#orders[orderId];
-    return order?.userId === userId ? order : undefined;
+    return this.#owns(userId, orderId) ? this.#record(orderId) : undefined;
+  }
+
+  /** Whether the customer has this order. */
+  hasOrder(userId: number, orderId: number): boolean {
+    return this.#owns(userId, orderId);
   }
 
   /** Any user's order (administrators). */
-  hasOrder(userId: number, orderId: number): boolean {
-    return this.find(userId, orderId) !== undefined;
-  }
-
   get(orderId: number): OrderRecord | undefined {
-    return this.#orders[orderId];
+    return this.#table.has(orderId) ? this.#record(orderId) : undefined;
   }
 
   /** One page, newest first, and how many orders match in all. */
   page(filter: OrderFilter, offset: number, limit: number): { readonly orders: OrderRecord[]; readonly total: number } {
     const { ids, total } = this.#lists.page(filter, offset, limit);
-    return { orders: ids.map((id) => this.#orders[id]).filter((order) => order !== undefined), total };
+    return { orders: ids.filter((id) => this.#table.has(id)).map((id) => this.#record(id)), total };
   }
 
   /** The customer cancels their own order. */
   cancel(userId: number, orderId: number): Change {
-    const order = this.find(userId, orderId);
-    return order === undefined ? { kind: 'not-found' } : this.#changeUnlessCharging(order, 'cancelled', 'customer');
+    return this.#owns(userId, orderId) ? this.#changeUnlessCharging(orderId, 'cancelled', 'customer') : { kind: 'not-found' };
   }
 
   /** An administrator ships, delivers or cancels; shipping sets the tracking number. */
   fulfil(orderId: number, status: OrderStatus, trackingNumber: string | null): Change {
-    const order = this.#orders[orderId];
-    if (order === undefined) return { kind: 'not-found' };
-    return this.#changeUnlessCharging(order, status, 'admin', status === 'shipped' ? trackingNumber : undefined);
+    if (!this.#table.has(orderId)) return { kind: 'not-found' };
+    return this.#changeUnlessCharging(orderId, status, 'admin', status === 'shipped' ? trackingNumber : undefined);
   }
 
   /**
@@ -154,64 +144,72 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
    * charge is declined after its time. Answers how many were cancelled.
    */
   expire(now: number): number {
+    const table = this.#table;
     let cancelled = 0;
     for (const orderId of this.#expiry.takeDue(now)) {
-      const order = this.#orders[orderId];
-      if (order === undefined || order.status !== 'pending' || order.charging) continue;
-      if (this.#change(order, 'cancelled', 'clock', now).allowed) cancelled++;
+      if (!table.has(orderId) || table.status(orderId) !== 'pending' || table.charging(orderId)) continue;
+      if (this.#change(orderId, 'cancelled', 'clock', now).allowed) cancelled++;
     }
     return cancelled;
   }
 
   beginCharge(userId: number, orderId: number): ChargeStart {
-    const order = this.find(userId, orderId);
-    if (order === undefined) return { kind: 'refused', code: 'ORDER_NOT_FOUND' };
-    if (order.charging) return { kind: 'refused', code: 'CHARGE_IN_PROGRESS' };
+    const table = this.#table;
+    if (!this.#owns(userId, orderId)) return { kind: 'refused', code: 'ORDER_NOT_FOUND' };
+    if (table.charging(orderId)) return { kind: 'refused', code: 'CHARGE_IN_PROGRESS' };
     // Past its time but not yet reached by a tick: the clock's cancel happens now, and there is nothing to pay.
     const now = this.#now().getTime();
-    if (order.status === 'pending' && order.expiresAtMs <= now) this.#change(order, 'cancelled', 'clock', now);
-    if (order.status !== 'pending') return { kind: 'refused', code: 'ORDER_NOT_PAYABLE' };
-    order.charging = true;
-    return { kind: 'charging', amountCents: order.totalCents, currency: order.currency };
+    if (table.status(orderId) === 'pending' && table.expiresAt(orderId) <= now) this.#change(orderId, 'cancelled', 'clock', now);
+    if (table.status(orderId) !== 'pending') return { kind: 'refused', code: 'ORDER_NOT_PAYABLE' };
+    table.setCharging(orderId, true);
+    return { kind: 'charging', amountCents: table.totalCents(orderId), currency: this.#parts.currency };
   }
 
   finishCharge(orderId: number, succeeded: boolean): void {
-    const order = this.#orders[orderId];
-    if (order?.charging !== true) throw new Error(`order ${orderId} has no charge out to finish`);
-    order.charging = false;
+    const table = this.#table;
+    if (!table.has(orderId) || !table.charging(orderId)) throw new Error(`order ${orderId} has no charge out to finish`);
+    table.setCharging(orderId, false);
     const now = this.#now().getTime();
     // Money taken is a payment even past the order's time; a decline past it lets the clock do what it waited to do.
-    if (succeeded) this.#change(order, 'paid', 'payment', now);
-    else if (order.expiresAtMs <= now) this.#change(order, 'cancelled', 'clock', now);
+    if (succeeded) this.#change(orderId, 'paid', 'payment', now);
+    else if (table.expiresAt(orderId) <= now) this.#change(orderId, 'cancelled', 'clock', now);
   }
 
   hasPurchased(userId: number, productId: number): boolean {
     return this.#purchases.has(userId, productId);
   }
 
-  #changeUnlessCharging(order: OrderRecord, to: OrderStatus, actor: OrderActor, trackingNumber?: string | null): Change {
-    if (order.charging) return { kind: 'charging' };
-    const verdict = this.#change(order, to, actor, this.#now().getTime(), trackingNumber);
-    return verdict.allowed ? { kind: 'changed', order } : { kind: 'refused', reason: verdict.reason };
+  #owns(userId: number, orderId: number): boolean {
+    return this.#table.has(orderId) && this.#table.userId(orderId) === userId;
+  }
+
+  #record(orderId: number): OrderRecord {
+    return new OrderRecord(this.#table, orderId, this.#parts.currency);
+  }
+
+  #changeUnlessCharging(orderId: number, to: OrderStatus, actor: OrderActor, trackingNumber?: string | null): Change {
+    if (this.#table.charging(orderId)) return { kind: 'charging' };
+    const verdict = this.#change(orderId, to, actor, this.#now().getTime(), trackingNumber);
+    return verdict.allowed ? { kind: 'changed', order: this.#record(orderId) } : { kind: 'refused', reason: verdict.reason };
   }
 
   /** The one place a status changes: the machine's table decides, and its consequences (payment status, stock, purchases, lists, history) follow. */
-  #change(order: OrderRecord, to: OrderStatus, actor: OrderActor, atMs: number, trackingNumber?: string | null) {
-    const verdict = judgeTransition(order.status, to, actor);
+  #change(orderId: number, to: OrderStatus, actor: OrderActor, atMs: number, trackingNumber?: string | null) {
+    const table = this.#table;
+    const from = table.status(orderId);
+    const verdict = judgeTransition(from, to, actor);
     if (!verdict.allowed) return verdict;
-    const from = order.status;
     const { transition } = verdict;
-    if (transition.returnsStock === true) this.#moveStock(order.lines, 1);
-    if (isPurchase(from) && !isPurchase(to)) this.#purchases.remove(order.userId, order.lines.map((line) => line.productId));
-    if (!isPurchase(from) && isPurchase(to)) this.#purchases.add(order.userId, order.lines.map((line) => line.productId));
-    order.status = to;
-    if (transition.payment !== undefined) order.paymentStatus = transition.payment;
-    if (trackingNumber !== undefined) order.trackingNumber = trackingNumber;
-    const at = new Date(atMs).toISOString();
-    order.history.push({ status: to, at });
-    order.updatedAt = at;
-    order.json = orderJson(order);
-    this.#lists.move(order.id, from, to);
+    const userId = table.userId(orderId);
+    const purchaseChanges = isPurchase(from) !== isPurchase(to);
+    const lines = transition.returnsStock === true || purchaseChanges ? linesOf(table.items(orderId)) : [];
+    if (transition.returnsStock === true) this.#moveStock(lines, 1);
+    if (isPurchase(from) && !isPurchase(to)) this.#purchases.remove(userId, lines.map((line) => line.productId));
+    if (!isPurchase(from) && isPurchase(to)) this.#purchases.add(userId, lines.map((line) => line.productId));
+    table.setStatus(orderId, to, atMs);
+    if (transition.payment !== undefined) table.setPaymentStatus(orderId, transition.payment);
+    if (trackingNumber !== undefined) table.setTrackingNumber(orderId, trackingNumber);
+    this.#lists.move(orderId, from, to);
     return verdict;
   }
 
@@ -219,7 +217,7 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
    * Takes (-1) or returns (+1) the lines' quantities from tracked stock. A
    * product deleted since, or no longer tracked (stock null), gets nothing back.
    */
-  #moveStock(lines: readonly PricedLine[], direction: 1 | -1): void {
+  #moveStock(lines: readonly OrderLine[], direction: 1 | -1): void {
     const { catalog } = this.#parts;
     for (const line of lines) {
       const stock = catalog.get(line.productId)?.stock ?? null;

@@ -4,7 +4,8 @@ import { dataEnvelope } from '../json-text.js';
 import { fromCents } from '../money.js';
 import type { ChargeStart } from '../orders/order-ports.js';
 import type { StoreResult } from '../store-protocol.js';
-import type { IdempotencyKeys } from '../idempotency/idempotency-keys.js';
+import type { AnswerSource, IdempotencyKeys } from '../idempotency/idempotency-keys.js';
+import type { RememberedAnswer } from '../idempotency/idempotency-protocol.js';
 import { answerForKnownKey } from '../idempotency/idempotency-commands.js';
 import type { PaymentLedger, PaymentRecord } from './payment-ledger.js';
 import type { DeclineCode, PaymentCommand, PaymentStoreError } from './payment-protocol.js';
@@ -28,6 +29,9 @@ const DECLINES: Readonly<Record<DeclineCode, PaymentStoreError>> = {
 
 const PROCESSOR_FAILED = refusal('CARD_PROCESSOR_FAILED');
 
+/** A decline as remembered under its key: one object per code, shared by every key it answers. */
+const DECLINE_ANSWERS = new Map<PaymentStoreError, RememberedAnswer>(Object.values(DECLINES).map((code) => [code, { kind: 'error', code }]));
+
 /** Key order is the contract's: id, orderId, amount, currency, status, card {brand, last4}, createdAt. */
 function paymentJson(payment: PaymentRecord): string {
   const card = `{"brand":${JSON.stringify(payment.brand)},"last4":${JSON.stringify(payment.last4)}}`;
@@ -42,6 +46,15 @@ function paymentJson(payment: PaymentRecord): string {
  * or forgotten when the processor failed.
  */
 export function paymentCommands(ledger: PaymentLedger, keys: IdempotencyKeys): CommandHandlers<PaymentCommand> {
+  const created = (payment: PaymentRecord): string => dataEnvelope(paymentJson(payment));
+  // A payment's 201 is remembered as the payment's id and made again from the ledger when replayed: the same bytes, no text kept.
+  const replays: AnswerSource = {
+    answer: (paymentId) => {
+      const payment = ledger.get(paymentId);
+      if (payment === undefined) throw new Error(`payment ${paymentId} is remembered under a key but not in the ledger`);
+      return { kind: 'json', status: 201, body: created(payment) };
+    },
+  };
   return {
     'payments.probe': ({ userId, orderId }) => (ledger.hasOrder(userId, orderId) ? EMPTY : ORDER_NOT_FOUND),
     'payments.begin': ({ userId, orderId, claim }) => {
@@ -60,14 +73,13 @@ export function paymentCommands(ledger: PaymentLedger, keys: IdempotencyKeys): C
           return PROCESSOR_FAILED;
         case 'declined': {
           const code = DECLINES[result.code];
-          keys.remember(claim, { kind: 'error', code });
+          keys.remember(claim, DECLINE_ANSWERS.get(code) ?? { kind: 'error', code });
           return refused(code);
         }
         case 'succeeded': {
           if (payment === undefined) throw new Error(`order ${orderId}: a successful charge made no payment`);
-          const body = dataEnvelope(paymentJson(payment));
-          keys.remember(claim, { kind: 'json', status: 201, body });
-          return ok(body);
+          keys.rememberRebuilt(claim, replays, payment.id);
+          return ok(created(payment));
         }
       }
     },

@@ -1,5 +1,10 @@
 import type { ChargeStart, OrderPayments } from '../orders/order-ports.js';
+import { ensureLength } from '../growable-column.js';
+import { SharedStrings } from '../shared-strings.js';
 import type { ChargeResult } from './payment-protocol.js';
+
+/** Distinct card brands, last fours and currencies shared at most (see SharedStrings). */
+const MAX_SHARED_CARD_TEXTS = 20_000;
 
 /** A successful payment as the store keeps it: never a card number or a cvc. */
 export interface PaymentRecord {
@@ -22,18 +27,25 @@ interface ChargeOut {
 
 /**
  * The payments' state: one id sequence for all payments (from 1, never
- * reused), the payments made, and the charges that are out, by order. The
- * orders' side of a charge (the order counts as being paid, cancels are
- * refused, the expiry clock waits) is the order store's, behind
- * OrderPayments; this ledger makes sure every charge it begins is finished
- * exactly once.
+ * reused), the payments made (in columns indexed by id, no object per
+ * payment; a PaymentRecord is made when one is read), and the charges that
+ * are out, by order. The orders' side of a charge (the order counts as
+ * being paid, cancels are refused, the expiry clock waits) is the order
+ * store's, behind OrderPayments; this ledger makes sure every charge it
+ * begins is finished exactly once.
  */
 export class PaymentLedger {
   readonly #orders: OrderPayments;
   readonly #now: () => Date;
-  readonly #payments = new Map<number, PaymentRecord>();
   readonly #out = new Map<number, ChargeOut>();
+  readonly #texts = new SharedStrings(MAX_SHARED_CARD_TEXTS);
   #lastId = 0;
+  #orderIds = new Int32Array(0);
+  #userIds = new Int32Array(0);
+  #amountCents = new Float64Array(0);
+  #createdAt = new Float64Array(0);
+  /** Currency, brand and last four, three strings a payment, shared between payments (index (id - 1) * 3). */
+  readonly #cardTexts: string[] = [];
 
   constructor(orders: OrderPayments, now: () => Date = () => new Date()) {
     this.#orders = orders;
@@ -41,7 +53,18 @@ export class PaymentLedger {
   }
 
   get(id: number): PaymentRecord | undefined {
-    return this.#payments.get(id);
+    if (!Number.isInteger(id) || id < 1 || id > this.#lastId) return undefined;
+    const at = (id - 1) * 3;
+    return {
+      id,
+      orderId: this.#orderIds[id] ?? 0,
+      userId: this.#userIds[id] ?? 0,
+      amountCents: this.#amountCents[id] ?? 0,
+      currency: this.#cardTexts[at] ?? '',
+      brand: this.#cardTexts[at + 1] ?? '',
+      last4: this.#cardTexts[at + 2] ?? '',
+      createdAt: new Date(this.#createdAt[id] ?? 0).toISOString(),
+    };
   }
 
   /** Whether a charge for the order is out (tests: nothing stays charging). */
@@ -73,18 +96,16 @@ export class PaymentLedger {
     const succeeded = result.kind === 'succeeded';
     this.#orders.finishCharge(orderId, succeeded);
     if (!succeeded) return undefined;
-    this.#lastId += 1;
-    const payment: PaymentRecord = {
-      id: this.#lastId,
-      orderId,
-      userId,
-      amountCents: charge.amountCents,
-      currency: charge.currency,
-      brand: result.brand,
-      last4: result.last4,
-      createdAt: this.#now().toISOString(),
-    };
-    this.#payments.set(payment.id, payment);
-    return payment;
+    const id = ++this.#lastId;
+    this.#orderIds = ensureLength(this.#orderIds, id + 1, Int32Array);
+    this.#userIds = ensureLength(this.#userIds, id + 1, Int32Array);
+    this.#amountCents = ensureLength(this.#amountCents, id + 1, Float64Array);
+    this.#createdAt = ensureLength(this.#createdAt, id + 1, Float64Array);
+    this.#orderIds[id] = orderId;
+    this.#userIds[id] = userId;
+    this.#amountCents[id] = charge.amountCents;
+    this.#createdAt[id] = this.#now().getTime();
+    this.#cardTexts.push(this.#texts.share(charge.currency), this.#texts.share(result.brand), this.#texts.share(result.last4));
+    return this.get(id);
   }
 }

@@ -1,0 +1,20 @@
+/**
+ * Columns of numbers on typed arrays that grow as rows are added: a million
+ * rows of a few numbers each cost a few megabytes and no object per row,
+ * which is what keeps the orders, payments and idempotency keys small and
+ * the garbage collector's work independent of how many there are.
+ */
+
+type NumberArray = Int32Array | Uint8Array | Uint16Array | Float64Array;
+
+interface ArrayKind<A extends NumberArray> {
+  new (length: number): A;
+}
+
+/** A typed array at least `length` long, the old one when it already is; growth doubles, so appends cost amortised O(1). */
+export function ensureLength<A extends NumberArray>(array: A, length: number, kind: ArrayKind<A>): A {
+  if (array.length >= length) return array;
+  const grown = new kind(Math.max(length, array.length * 2, 1024));
+  grown.set(array);
+  return grown;
+}
