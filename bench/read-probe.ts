@@ -2,7 +2,7 @@
  * Issue 10: "GET /products/:id p99 under the checkout load stays within 2x
  * of its p99 alone". A shopper reading a product while others check out:
  * `GET /products/1` sent on a fixed schedule at a low rate (its own process,
- * read-probe-client.ts), once alone and once beside scenario k's window, and
+ * read-probe-client.js), once alone and once beside scenario k's window, and
  * the two p99s are compared. The
  * rate is low on purpose: the probe must measure the wait a read meets, not
  * add load of its own (200 reads a second cost the server well under 1% of
@@ -12,15 +12,13 @@
  * the same load held at half that rate.
  */
 import { execFile } from 'node:child_process';
-import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { LoadSettings, Measurement } from './load.js';
 
 const PROBE_PATH = '/products/1';
 const PROBE_RATE = 200;
-// Beside this file: .ts run through tsx, or .js in the compiled tests' build/.
-const CLIENT = fileURLToPath(new URL(`read-probe-client${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+const CLIENT = fileURLToPath(new URL('read-probe-client.js', import.meta.url));
 const run = promisify(execFile);
 
 interface ProbeResult {
@@ -36,7 +34,7 @@ interface ProbeResult {
  */
 async function probeP99(url: string, settings: LoadSettings): Promise<number> {
   const seconds = settings.requests === undefined ? settings.duration : Math.max(1, settings.requests / 2000);
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', CLIENT, url, PROBE_PATH, String(PROBE_RATE), String(settings.warmup), String(seconds)], { timeout: (settings.warmup + seconds + 60) * 1000 });
+  const { stdout } = await run(process.execPath, [CLIENT, url, PROBE_PATH, String(PROBE_RATE), String(settings.warmup), String(seconds)], { timeout: (settings.warmup + seconds + 60) * 1000 });
   const result = JSON.parse(stdout) as ProbeResult;
   if (result.errors > 0 || result.count === 0) throw new Error(`the read probe: ${result.errors} errors, ${result.count} reads answered 200`);
   return result.p99;
