@@ -223,6 +223,8 @@ const BAD_TOKENS: ReadonlyArray<[string, (loginToken: string) => string]> = [
     },
   ],
   ['not a JWT at all', () => 'not-a-jwt'],
+  // Over 1 KiB the verifier's cache keys by a hash of the token, not the token.
+  ['a /login token with 2 KiB of signature appended', (loginToken) => `${loginToken}${'A'.repeat(2048)}`],
 ];
 
 for (const [title, make] of BAD_TOKENS) {
@@ -233,6 +235,15 @@ for (const [title, make] of BAD_TOKENS) {
     }
   });
 }
+
+test('bearer: a valid token over 1 KiB (the cache keys it by a hash) is accepted, again from the cache, and its forgery is not', async (t) => {
+  const service = await ownService(t, SETTINGS);
+  const long = craftToken({ ...claimsFor('alice', 600), note: 'x'.repeat(1500) }, SECRET);
+  t.true(long.length > 1024);
+  for (let round = 0; round < 2; round++) t.is((await send(service, TARGETS[3] as Target, bearerAuth(long))).status, 200);
+  const forged = `${long.slice(0, -2)}${long.at(-2) === 'A' ? 'B' : 'A'}${long.at(-1)}`;
+  assertTextFailure(t, await send(service, TARGETS[3] as Target, bearerAuth(forged)), 403, SAYS.tokenInvalid, null, 'forged long token');
+});
 
 test('bearer: a valid token crafted with JWT_SECRET is accepted on every guarded route', async (t) => {
   const service = await ownService(t, SETTINGS);
