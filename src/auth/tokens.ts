@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
 import type { Identity } from './identity.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 /** Who a token is issued to: an account (administrator in the marketplace) or a customer. */
 export type TokenSubject = { readonly username: string; readonly role: 'admin' } | { readonly username: string; readonly role: 'customer'; readonly userId: number };
@@ -15,9 +16,9 @@ export interface TokenService {
 /**
  * HS256 only, with `exp` required: the verifier refuses `alg: none`, any
  * other algorithm and tokens without an expiry. Signer and verifier are built
- * once; the verifier caches tokens it has already checked (keyed by a hash of
- * the token, never past the token's own expiry), so a client reusing its token
- * pays for one HMAC check, not one per request.
+ * once; tokens already verified are remembered until their own expiry
+ * (verified-tokens.ts), so a client reusing its token pays for one HMAC
+ * check, not one per request.
  *
  * Without the marketplace, tokens carry exactly the seed's claims (username,
  * sub, iat, exp); with it they also carry `role`, and a customer's `uid` and
@@ -27,23 +28,11 @@ export interface TokenService {
  * epoch, made at each start, ties a customer token to the start that issued
  * it. Administrators' tokens (AUTH_USERS, from the settings) outlive restarts.
  */
-/**
- * The key of fast-jwt's cache of verified tokens (1,000 at most). Its own
- * default hashes every token with SHA-256 before the lookup: some 2 µs of a
- * request on a Bearer route, more than the lookup saves over verifying again.
- * The token itself is the key; one longer than any this service issues is
- * hashed, so the cache stays small whatever a client sends (1,000 keys of at
- * most 1 KiB). The cache lives in the process, like the tokens on their way in.
- */
-function cacheKeyOf(token: string): string {
-  // `#` is not in a JWT's alphabet: a hashed key can never equal a token used as its own key.
-  return token.length <= 1024 ? token : `#${createHash('sha256').update(token).digest('base64url')}`;
-}
-
 export function createTokenService(secret: string, ttlSeconds: number, options: { readonly roles: boolean }): TokenService {
   const epoch = randomBytes(9).toString('base64url');
   const sign = createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 });
-  const check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp'], cache: true, cacheKeyBuilder: cacheKeyOf });
+  const check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp'] });
+  const verified = new VerifiedTokens();
   return {
     issue(subject) {
       const claims = { username: subject.username, sub: subject.username };
@@ -51,18 +40,28 @@ export function createTokenService(secret: string, ttlSeconds: number, options: 
       return sign(subject.role === 'customer' ? { ...claims, uid: subject.userId, role: 'customer', epoch } : { ...claims, role: 'admin' });
     },
     verify(token) {
-      let payload: { username?: unknown; role?: unknown; uid?: unknown; epoch?: unknown };
+      const now = Date.now();
+      const known = verified.get(token, now);
+      if (known !== undefined) return known;
+      let payload: { username?: unknown; role?: unknown; uid?: unknown; epoch?: unknown; exp?: unknown };
       try {
         payload = check(token) as typeof payload;
       } catch {
         return undefined;
       }
-      const { username, role, uid } = payload;
-      if (role === 'customer' && payload.epoch !== epoch) return undefined;
-      if (typeof username !== 'string') return undefined;
-      if (!options.roles) return { username, scheme: 'bearer', role: 'admin' };
-      if (role === 'customer') return Number.isSafeInteger(uid) && (uid as number) > 0 ? { username, scheme: 'bearer', role: 'customer', userId: uid as number } : undefined;
-      return { username, scheme: 'bearer', role: role === 'admin' ? 'admin' : 'none' };
+      const identity = identityOf(payload);
+      // `exp` is required and checked by the verifier: a number of seconds.
+      if (identity !== undefined) verified.remember(token, identity, (payload.exp as number) * 1000);
+      return identity;
     },
   };
+
+  function identityOf(payload: { username?: unknown; role?: unknown; uid?: unknown; epoch?: unknown }): Identity | undefined {
+    const { username, role, uid } = payload;
+    if (role === 'customer' && payload.epoch !== epoch) return undefined;
+    if (typeof username !== 'string') return undefined;
+    if (!options.roles) return { username, scheme: 'bearer', role: 'admin' };
+    if (role === 'customer') return Number.isSafeInteger(uid) && (uid as number) > 0 ? { username, scheme: 'bearer', role: 'customer', userId: uid as number } : undefined;
+    return { username, scheme: 'bearer', role: role === 'admin' ? 'admin' : 'none' };
+  }
 }
