@@ -6,16 +6,11 @@
 import test from 'ava';
 import { assertErrorBody, call, dataOf } from './helpers/product-api.js';
 import { adminBearer, newCustomer, shopService } from './helpers/people-api.js';
+import type { AddressFields } from '../workers/addresses/address-protocol.js';
 
-interface Address {
+/** An address as the API answers it: its fields, with its id and creation time. */
+interface Address extends AddressFields {
   readonly id: number;
-  readonly name: string;
-  readonly line1: string;
-  readonly line2: string | null;
-  readonly city: string;
-  readonly postalCode: string;
-  readonly country: string;
-  readonly phone: string | null;
   readonly createdAt: string;
 }
 

@@ -14,7 +14,7 @@ import { assertErrorBody, call, dataOf, ownService, type ApiResponse } from './h
 import { startService, type ServiceUnderTest } from './helpers/service.js';
 import { ADMIN_NAME, ADMIN_PASSWORD, SHOP_ENV, adminKey, newCustomer, type Customer } from './helpers/people-api.js';
 import { bearerAuth, login } from './helpers/auth-api.js';
-import { CARDS, GatedProcessor, RecordingProcessor, cardBody } from './helpers/card-processors.js';
+import { CARDS, GatedProcessor, RecordingProcessor, cardBody, type Payment } from './helpers/card-processors.js';
 import type { CardProcessor } from '../src/payments/card-processor.js';
 
 interface Order {
@@ -25,15 +25,6 @@ interface Order {
   readonly total: number;
   readonly currency: string;
   readonly history: readonly { readonly status: string; readonly at: string }[];
-}
-
-interface Payment {
-  readonly id: number;
-  readonly orderId: number;
-  readonly amount: number;
-  readonly currency: string;
-  readonly status: string;
-  readonly card: { readonly brand: string; readonly last4: string };
 }
 
 const ADDRESS = { name: 'Payer', line1: '1 Main Street', city: 'Springfield', postalCode: '12345', country: 'US' };

@@ -15,18 +15,8 @@ import type { ServiceUnderTest } from './helpers/service.js';
 import { BEARER_CHALLENGE, SAYS, assertTextFailure } from './helpers/auth-api.js';
 import { adminBearer, adminKey, newCustomer, type Customer } from './helpers/people-api.js';
 import { fakeOrderShop } from './helpers/fake-order-shop.js';
-import { CARDS, FailingProcessor, GatedProcessor, RecordingProcessor, cardBody } from './helpers/card-processors.js';
+import { CARDS, FailingProcessor, GatedProcessor, RecordingProcessor, cardBody, type Payment } from './helpers/card-processors.js';
 import type { CardProcessor } from '../src/payments/card-processor.js';
-
-interface Payment {
-  readonly id: number;
-  readonly orderId: number;
-  readonly amount: number;
-  readonly currency: string;
-  readonly status: string;
-  readonly card: { readonly brand: string; readonly last4: string };
-  readonly createdAt: string;
-}
 
 let keySerial = 0;
 const freshKey = (): string => `key-${++keySerial}-${Date.now()}`;

@@ -7,6 +7,17 @@
 import type { CardProcessor, ChargeOutcome, ChargeRequest } from '../../src/payments/card-processor.js';
 import { SimulatedCardProcessor } from '../../src/payments/simulated-card-processor.js';
 
+/** A payment as POST .../payments answers it (the contract's shape). */
+export interface Payment {
+  readonly id: number;
+  readonly orderId: number;
+  readonly amount: number;
+  readonly currency: string;
+  readonly status: string;
+  readonly card: { readonly brand: string; readonly last4: string };
+  readonly createdAt: string;
+}
+
 /** Test cards of the contract, and one valid number that is charged. */
 export const CARDS = {
   visa: '4242424242424242',
