@@ -63,6 +63,8 @@ export interface AppParts {
   readonly metrics?: ServiceMetrics;
   /** Who charges cards; the simulated processor unless another is given. */
   readonly cardProcessor?: CardProcessor;
+  /** The idempotency fingerprints' key kept under DATA_DIR; random per start without one. */
+  readonly claimSecret?: Buffer;
 }
 
 /** Every domain's error table; a code declared twice stops start-up. */
@@ -90,7 +92,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
  * its guard, run by one runner. Throws ConfigError when the protection
  * settings are wrong or PROTECT names a route that does not exist.
  */
-export function createApp({ config, store, log, drain, metrics, cardProcessor = new SimulatedCardProcessor() }: AppParts): RouterListener {
+export function createApp({ config, store, log, drain, metrics, cardProcessor = new SimulatedCardProcessor(), claimSecret }: AppParts): RouterListener {
   const auth = loadAuthConfig(config.auth, { marketplace: config.marketplace });
   const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds, { roles: config.marketplace });
   const gate = new HashGate({ concurrency: auth.hashConcurrency, queueLimit: auth.hashQueueLimit });
@@ -117,7 +119,7 @@ export function createApp({ config, store, log, drain, metrics, cardProcessor = 
     for (const hook of hooks) hook(exchange, status);
   };
   const write = createReplyWriter({ errors, drain, ...(answered === undefined ? {} : { answered }) });
-  const run = createRouteRunner<Identity, StoreCommand>({ bodyLimit: config.bodyLimit, dispatch, write, log });
+  const run = createRouteRunner<Identity, StoreCommand>({ bodyLimit: config.bodyLimit, dispatch, write, log, ...(claimSecret === undefined ? {} : { claimSecret }) });
   const cors = config.corsOrigins === undefined ? undefined : createCors(config.corsOrigins);
   return createRouter({ routes: protectRoutes<StoreCommand>(routes, auth, { tokens, passwords: passwordCheck() }), basePath: config.basePath, run, write, ...(cors === undefined ? {} : { cors }) });
 }

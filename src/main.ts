@@ -9,6 +9,8 @@ import { settingLookup } from './config/settings.js';
 import { createLogger } from './log/logger.js';
 import { startService } from './service.js';
 import { runHashPassword } from './auth/hash-password-command.js';
+import { StoreRefused } from './store/start-store-worker.js';
+import { DataDirInUse } from './store/data-dir-claim.js';
 
 /** Exit code for a setting that is wrong: the service never started. */
 const EXIT_BAD_CONFIG = 2;
@@ -39,7 +41,8 @@ async function serve(args: readonly string[]): Promise<void> {
       },
     });
   } catch (error) {
-    if (error instanceof ConfigError) exitOnConfigError(error);
+    // A damaged journal, a store made with other settings, a DATA_DIR in use: never serve, exit 2 like a bad setting.
+    if (error instanceof ConfigError || error instanceof StoreRefused || error instanceof DataDirInUse) exitOnConfigError(new ConfigError(error.message));
     process.stderr.write(`catalogue: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`);
     process.exit(EXIT_FAILURE);
   }

@@ -3,11 +3,13 @@ import type { ServiceConfig } from './config/load-config.js';
 import type { Logger } from './log/logger.js';
 import { BatchingStoreClient } from './store/store-client.js';
 import { startStoreWorker, type StoreWorkerLocation } from './store/start-store-worker.js';
+import { claimDataDir } from './store/data-dir-claim.js';
 import { createApp } from './app.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { closeGracefully, createServer, listen } from './http/server.js';
 import { startOrderClock } from './orders/order-clock.js';
 import type { CardProcessor } from './payments/card-processor.js';
+import type { RecoverySummary } from '../workers/store-protocol.js';
 
 export interface ServiceHandle {
   /** Where the API answers, BASE_PATH included: `http://127.0.0.1:3000/api`. */
@@ -18,7 +20,7 @@ export interface ServiceHandle {
 }
 
 export interface ServiceStartOptions {
-  /** Called if the store worker dies while the service runs: its data is gone. */
+  /** Called if the store worker dies while the service runs (its data is gone), or its journal cannot be written. */
   readonly onStoreLost: () => void;
   /** The built store worker; tests running the front from source point it at dist/. */
   readonly worker?: StoreWorkerLocation;
@@ -32,10 +34,19 @@ export interface ServiceStartOptions {
  * in-process tests use it as it is. Throws ConfigError for a bad setting.
  */
 export async function startService(config: ServiceConfig, log: Logger, options: ServiceStartOptions): Promise<ServiceHandle> {
-  const { pool, channel } = await startStoreWorker(
-    { strict: config.strict, marketplace: config.marketplace, currency: config.currency, orderPaymentTtlSeconds: config.orderPaymentTtlSeconds },
-    options.worker,
-  );
+  const dataDir = config.dataDir === undefined ? undefined : claimDataDir(config.dataDir);
+  let worker;
+  try {
+    worker = await startStoreWorker(
+      { strict: config.strict, marketplace: config.marketplace, currency: config.currency, orderPaymentTtlSeconds: config.orderPaymentTtlSeconds, ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir }) },
+      options.worker,
+    );
+  } catch (error) {
+    dataDir?.release();
+    throw error;
+  }
+  const { pool, channel, recovery } = worker;
+  if (recovery !== undefined) logRecovery(log, recovery);
   let stopping = false;
   pool.on('error', (error: Error) => log.error('store worker error', { error: error.message }));
   pool.on('workerDestroy', () => {
@@ -45,9 +56,25 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   const drain = { draining: false };
   // Unpaid orders expire in the shop only.
   const clock = config.marketplace ? startOrderClock(store, log) : undefined;
-  const metrics = config.metrics ? createServiceMetrics(store) : undefined;
+  const metrics = config.metrics ? createServiceMetrics(store, dataDir === undefined ? undefined : { recovery }) : undefined;
+  channel.listen((notice) => {
+    metrics?.journal?.(notice);
+    if (notice.notice !== 'journal-failed') return;
+    // What the store holds is no longer what the disk holds: nothing more may be acknowledged.
+    log.fatal('the journal cannot be written; stopping so that a restart recovers what was acknowledged', { reason: notice.reason });
+    options.onStoreLost();
+  });
   try {
-    const server = createServer(config, createApp({ config, store, log, drain, ...(metrics === undefined ? {} : { metrics }), ...(options.cardProcessor === undefined ? {} : { cardProcessor: options.cardProcessor }) }));
+    const app = createApp({
+      config,
+      store,
+      log,
+      drain,
+      ...(metrics === undefined ? {} : { metrics }),
+      ...(options.cardProcessor === undefined ? {} : { cardProcessor: options.cardProcessor }),
+      ...(dataDir === undefined ? {} : { claimSecret: dataDir.claimSecret }),
+    });
+    const server = createServer(config, app);
     const url = await listen(server, config);
     return {
       url,
@@ -59,6 +86,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
         await store.whenIdle();
         channel.close();
         await pool.destroy();
+        dataDir?.release();
       },
     };
   } catch (error) {
@@ -66,6 +94,13 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     clock?.stop();
     channel.close();
     await pool.destroy();
+    dataDir?.release();
     throw error;
   }
+}
+
+function logRecovery(log: Logger, recovery: RecoverySummary): void {
+  const { cut, ...summary } = recovery;
+  if (cut !== undefined) log.warn('journal: a torn last write (a crash mid-write) was cut off; nothing it held had been acknowledged', { ...cut });
+  log.info('journal recovered', summary);
 }

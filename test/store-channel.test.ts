@@ -19,7 +19,7 @@ test('answers are matched to batches in the order the batches were sent', async 
     const commands = JSON.parse(sent.commands as string) as StoreCommand[];
     port2.postMessage(commands.flatMap(() => [String(seen.length), undefined]));
   });
-  const answers = await Promise.all([channel.run(batch({ kind: 'product.list' })), channel.run(batch({ kind: 'product.list' }, { kind: 'product.list' }))]);
+  const answers = (await Promise.all([channel.run(batch({ kind: 'product.list' })), channel.run(batch({ kind: 'product.list' }, { kind: 'product.list' }))])).map((answer) => answer.results);
   t.deepEqual(answers, [[{ kind: 'ok', body: '1' }], [{ kind: 'ok', body: '2' }, { kind: 'ok', body: '2' }]]);
 });
 
@@ -33,7 +33,7 @@ test('commands travel as one JSON text, or as they are when JSON cannot carry th
     seen.push(sent);
     port2.postMessage(['{"data":1}', '"v1"', '{"data":2}', undefined, PACKED_EMPTY, undefined, PACKED_OTHER, refused]);
   });
-  const results = await channel.run(batch({ kind: 'product.get', id: 1 }, { kind: 'product.list' }, { kind: 'product.delete', id: 2 }, { kind: 'product.get', id: 3 }));
+  const { results } = await channel.run(batch({ kind: 'product.get', id: 1 }, { kind: 'product.list' }, { kind: 'product.delete', id: 2 }, { kind: 'product.get', id: 3 }));
   t.deepEqual(results, [{ kind: 'ok', body: '{"data":1}', etag: '"v1"' }, { kind: 'ok', body: '{"data":2}' }, { kind: 'empty' }, refused]);
   t.is(typeof seen[0]?.commands, 'string');
   const unusual = { kind: 'product.create', fields: { name: 'x', description: 'y', price: 1n } } as unknown as StoreCommand;
@@ -56,7 +56,9 @@ test('the real worker answers batches on the port, one result per command, mutat
     await pool.destroy();
   });
   const fields = { name: 'Channel', description: 'sent on the port', price: 2 };
-  const [created, read, removed, gone] = await channel.run(
+  const {
+    results: [created, read, removed, gone],
+  } = await channel.run(
     batch({ kind: 'product.create', fields }, { kind: 'product.get', id: 11 }, { kind: 'product.delete', id: 11 }, { kind: 'product.get', id: 11 }),
   );
   t.is(created?.kind, 'ok');

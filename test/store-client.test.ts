@@ -1,6 +1,7 @@
 import test from 'ava';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BatchingStoreClient, type StoreRunner } from '../src/store/store-client.js';
+import type { BatchAnswer } from '../src/store/store-channel.js';
 import type { StoreBatch, StoreResult } from '../workers/store-protocol.js';
 
 /** A pool whose batches stay pending until the test settles them. */
@@ -8,8 +9,8 @@ function controlledPool() {
   const batches: { batch: StoreBatch; settle: (results: StoreResult[] | Error) => void }[] = [];
   const pool: StoreRunner = {
     run: (batch: StoreBatch) =>
-      new Promise<StoreResult[]>((resolve, reject) => {
-        batches.push({ batch, settle: (results) => (results instanceof Error ? reject(results) : resolve(results)) });
+      new Promise<BatchAnswer>((resolve, reject) => {
+        batches.push({ batch, settle: (results) => (results instanceof Error ? reject(results) : resolve({ results })) });
       }),
   };
   return { pool, batches };

@@ -14,9 +14,11 @@ export type { StoreSeams } from './store-parts.js';
 export class StoreDispatch {
   readonly clock = new StoreClock();
   readonly parts: StoreParts;
+  readonly options: StoreWorkerData;
   readonly #handlers: ModeHandlers;
 
   constructor(options: StoreWorkerData, seams: StoreSeams = {}) {
+    this.options = options;
     this.parts = createStoreParts(options, this.clock, seams);
     this.#handlers = handlersOf(this.parts, options.currency);
   }
@@ -28,16 +30,17 @@ export class StoreDispatch {
       throw new Error(`store worker speaks protocol ${STORE_PROTOCOL_VERSION}, got a batch it cannot read`);
     }
     this.clock.set(atMs);
-    return commands.map((command: StoreCommand) => this.#execute(command));
+    return commands.map((command: StoreCommand) => this.execute(command));
   }
 
   /** One command on its own, at `atMs`. */
   executeSafely(command: StoreCommand, atMs = Date.now()): StoreResult {
     this.clock.set(atMs);
-    return this.#execute(command);
+    return this.execute(command);
   }
 
-  #execute(command: StoreCommand): StoreResult {
+  /** One command at the time the clock already holds (the journal sets it per batch). */
+  execute(command: StoreCommand): StoreResult {
     try {
       return handlerOf(this.#handlers, command)(command);
     } catch (error) {

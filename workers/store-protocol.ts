@@ -28,7 +28,7 @@ import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-
 import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 6;
+export const STORE_PROTOCOL_VERSION = 7;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =
@@ -82,8 +82,54 @@ export const PACKED_EMPTY = 1;
  */
 export type PackedResults = (StoreBody | typeof PACKED_OTHER | typeof PACKED_EMPTY | StoreResult | string | undefined)[];
 
+/**
+ * A batch's answer when a journal (DATA_DIR) recorded some of its commands:
+ * the answers of those commands (their indexes in `journaled`) may be
+ * given out only once a `flushed` notice reaches `durableAt`; the others at once.
+ */
+export interface DurableAnswer {
+  readonly packed: PackedResults;
+  readonly journaled: readonly number[];
+  readonly durableAt: number;
+}
+
 /** The worker's answer to one batch on the port: its packed results, or why it could not read the batch. */
-export type StoreBatchAnswer = PackedResults | { readonly unreadable: string };
+export type StoreBatchAnswer = PackedResults | DurableAnswer | { readonly unreadable: string };
+
+/** What the worker says on the port between answers, about its journal. */
+export type StoreNotice =
+  /** Every journaled command up to `seq` is on disk: `commands` and `bytes` in this flush, which took `seconds`. */
+  | { readonly notice: 'flushed'; readonly seq: number; readonly commands: number; readonly bytes: number; readonly seconds: number }
+  /** A snapshot of the store after command `seq` was written at `atMs`. */
+  | { readonly notice: 'snapshot'; readonly seq: number; readonly atMs: number; readonly bytes: number }
+  /** The journal cannot be written: nothing more will be acknowledged, and the service must stop. */
+  | { readonly notice: 'journal-failed'; readonly reason: string };
+
+export type StoreMessage = StoreBatchAnswer | StoreNotice;
+
+/**
+ * How the worker's start went (piscina's one task answers this once the port
+ * is taken): with a journal, what recovery found, or why the store refuses to
+ * start (damage before the journal's tail, settings that differ from the
+ * store's): the service stops with exit code 2.
+ */
+export type StoreStarted =
+  | { readonly started: true; readonly recovery: RecoverySummary | undefined }
+  | { readonly started: false; readonly reason: string };
+
+export interface RecoverySummary {
+  /** The snapshot recovery began from, if any. */
+  readonly snapshotSeq: number | undefined;
+  readonly snapshotAtMs: number | undefined;
+  /** Commands replayed from the journal after it. */
+  readonly replayed: number;
+  readonly lastSeq: number;
+  readonly milliseconds: number;
+  /** A torn tail cut off the newest segment (a crash mid-write): one warning line. */
+  readonly cut: { readonly segment: string; readonly offset: number; readonly bytes: number; readonly reason: string } | undefined;
+  /** Charges a crash left out, finished as failed (their keys released, their orders pending again). */
+  readonly chargesReleased: number;
+}
 
 /**
  * A response body as the client will receive it, `{"data": ...}` envelope
@@ -129,12 +175,14 @@ export interface StoreWorkerData {
   readonly currency: string;
   /** ORDER_PAYMENT_TTL: seconds after placement at which the clock cancels an unpaid order. */
   readonly orderPaymentTtlSeconds: number;
+  /** DATA_DIR: where the journal and snapshots live; undefined keeps everything in memory, as the seed says. */
+  readonly dataDir?: string;
 }
 
 export function readStoreWorkerData(data: unknown): StoreWorkerData {
-  const { strict, marketplace, currency, orderPaymentTtlSeconds } = (data ?? {}) as Partial<Record<keyof StoreWorkerData, unknown>>;
-  if (typeof strict !== 'boolean' || typeof marketplace !== 'boolean' || typeof currency !== 'string' || typeof orderPaymentTtlSeconds !== 'number') {
-    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number }');
+  const { strict, marketplace, currency, orderPaymentTtlSeconds, dataDir } = (data ?? {}) as Partial<Record<keyof StoreWorkerData, unknown>>;
+  if (typeof strict !== 'boolean' || typeof marketplace !== 'boolean' || typeof currency !== 'string' || typeof orderPaymentTtlSeconds !== 'number' || (dataDir !== undefined && typeof dataDir !== 'string')) {
+    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number, dataDir?: string }');
   }
-  return { strict, marketplace, currency, orderPaymentTtlSeconds };
+  return { strict, marketplace, currency, orderPaymentTtlSeconds, ...(dataDir === undefined ? {} : { dataDir }) };
 }

@@ -4,8 +4,11 @@
  * StoreConnect that hands over the port the batches then travel on. The
  * thread answers the batches one after the other, each command running to
  * completion before the next begins: that is what serialises mutations.
+ * With DATA_DIR, the task first recovers the store from its journal, and
+ * every batch goes through the group commit (workers/journal/).
  */
 import { workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import {
   PACKED_EMPTY,
   PACKED_OTHER,
@@ -15,11 +18,18 @@ import {
   type PostedBatch,
   type StoreBatchAnswer,
   type StoreConnect,
+  type StoreNotice,
   type StoreResult,
+  type StoreStarted,
 } from './store-protocol.js';
 import { StoreDispatch } from './store-dispatch.js';
+import { openJournal } from './journal/open-journal.js';
+import { JournalDamage } from './journal/journal-reader.js';
+import { SettingsMismatch } from './journal/store-settings-file.js';
+import type { GroupCommit } from './journal/group-commit.js';
 
-const store = new StoreDispatch(readStoreWorkerData(workerData));
+const options = readStoreWorkerData(workerData);
+const store = new StoreDispatch(options);
 
 /** The results, flat (see PackedResults). */
 function pack(results: readonly StoreResult[]): PackedResults {
@@ -32,24 +42,50 @@ function pack(results: readonly StoreResult[]): PackedResults {
   return packed;
 }
 
-function answer(posted: unknown): StoreBatchAnswer {
+function commandsOf(posted: unknown): { protocol: unknown; commands: unknown } {
+  const { protocol, commands } = (posted ?? {}) as Partial<PostedBatch>;
+  return { protocol, commands: typeof commands === 'string' ? (JSON.parse(commands) as unknown) : commands };
+}
+
+function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAnswer {
   try {
-    const { protocol, commands } = (posted ?? {}) as Partial<PostedBatch>;
-    return pack(store.runBatch({ protocol, commands: typeof commands === 'string' ? (JSON.parse(commands) as unknown) : commands }));
+    if (journal === undefined) return pack(store.runBatch(commandsOf(posted)));
+    const { results, journaled, durableAt } = journal.runBatch(commandsOf(posted));
+    return durableAt === undefined ? pack(results) : { packed: pack(results), journaled, durableAt };
   } catch (error) {
     // Only a batch the worker cannot read throws here (each command's own failure is its result).
     return { unreadable: error instanceof Error ? error.message : String(error) };
   }
 }
 
+function startJournal(port: MessagePort, dataDir: string): { journal: GroupCommit; started: StoreStarted } {
+  const notify = (notice: StoreNotice): void => port.postMessage(notice);
+  const { commit, summary } = openJournal(store, dataDir, {
+    flushed: (seq, commands, bytes, seconds) => notify({ notice: 'flushed', seq, commands, bytes, seconds }),
+    failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
+  });
+  return { journal: commit, started: { started: true, recovery: summary } };
+}
+
 /** Piscina's one task: from now on, every message on `port` is a batch, answered on the same port in the order it came. */
-export default function connectStore(connect: unknown): true {
+export default function connectStore(connect: unknown): StoreStarted {
   const { protocol, port } = (connect ?? {}) as Partial<StoreConnect>;
   if (protocol !== STORE_PROTOCOL_VERSION || port === undefined) {
     throw new Error(`store worker speaks protocol ${STORE_PROTOCOL_VERSION}, got a connection it cannot use`);
   }
+  let journal: GroupCommit | undefined;
+  let started: StoreStarted = { started: true, recovery: undefined };
+  if (options.dataDir !== undefined) {
+    try {
+      ({ journal, started } = startJournal(port, options.dataDir));
+    } catch (error) {
+      // Damage or other settings: the store must not serve (exit code 2); anything else is a plain failure.
+      if (error instanceof JournalDamage || error instanceof SettingsMismatch) return { started: false, reason: error.message };
+      throw error;
+    }
+  }
   port.on('message', (batch: unknown) => {
-    port.postMessage(answer(batch));
+    port.postMessage(answer(batch, journal));
   });
-  return true;
+  return started;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { dataDirSetting } from './data-dir-setting.js';
 import { availableParallelism } from 'node:os';
 import { LOG_LEVELS, type LogLevel } from '../log/logger.js';
 import { ConfigError } from './config-error.js';
@@ -46,6 +47,8 @@ export interface ServiceConfig {
   readonly connections: ConnectionLimits;
   /** Protection settings, read here; src/auth/ checks them together and builds its parts from them. */
   readonly auth: AuthSettings;
+  /** DATA_DIR, an absolute path: the store's journal and snapshots; undefined keeps everything in memory. */
+  readonly dataDir: string | undefined;
 }
 
 /** How long a client may take, and how many may be connected: chosen for a JSON API, not Node's defaults. */
@@ -177,6 +180,7 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     storeQueueLimit: integerSetting('STORE_QUEUE_LIMIT', setting('STORE_QUEUE_LIMIT'), 10000, 1, 10_000_000),
     connections: connectionSettings(setting),
     auth: authSettings(setting),
+    dataDir: dataDirSetting(setting('DATA_DIR')),
   };
 }
 

@@ -39,6 +39,7 @@ export const SETTING_NAMES = [
   'HASH_QUEUE_LIMIT',
   'PASSWORD_HASH_COST',
   'REGISTER_MAX_PER_HOUR',
+  'DATA_DIR',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

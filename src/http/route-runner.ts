@@ -27,6 +27,8 @@ export interface RouteRunnerParts<Command> {
   readonly dispatch: (command: Command, status: 200 | 201 | 204, listing?: ListingRequest, idempotency?: IdempotencyClaim) => Promise<Reply>;
   readonly write: ReplyWriter;
   readonly log: Logger;
+  /** The key of idempotency fingerprints: kept under DATA_DIR so a key sent again after a restart is still recognised; random per start otherwise. */
+  readonly claimSecret?: Buffer;
 }
 
 /** Runs one request through its route; the router has already matched route and method. */
@@ -60,8 +62,8 @@ function queryOf(url: string | undefined): string {
  * error), the id parameters (404), the body's, the query's and the
  * Idempotency-Key's values (400, after the probe's 404), then the action.
  */
-export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write, log }: RouteRunnerParts<Command>): RouteRunner<Caller, Command> {
-  const claimOf = createClaimMaker();
+export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write, log, claimSecret }: RouteRunnerParts<Command>): RouteRunner<Caller, Command> {
+  const claimOf = createClaimMaker(claimSecret);
 
   async function stages(route: ResolvedRoute<Caller, Command>, req: IncomingMessage, params: Readonly<Record<string, string | undefined>>): Promise<Reply | undefined> {
     const { definition, guard } = route;

@@ -1,6 +1,8 @@
 import { Counter, Histogram, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AnsweredHook } from '../http/exchange.js';
 import type { BatchingStoreClient } from '../store/store-client.js';
+import type { RecoverySummary, StoreNotice } from '../../workers/store-protocol.js';
+import { journalMetrics } from './journal-metrics.js';
 import { RequestTally, TalliedLatency } from './request-tally.js';
 
 /**
@@ -13,9 +15,11 @@ import { RequestTally, TalliedLatency } from './request-tally.js';
 export interface ServiceMetrics {
   readonly registry: Registry;
   readonly answered: AnsweredHook;
+  /** The journal's notices (DATA_DIR); absent without a journal. */
+  readonly journal?: (notice: StoreNotice) => void;
 }
 
-export function createServiceMetrics(store: BatchingStoreClient): ServiceMetrics {
+export function createServiceMetrics(store: BatchingStoreClient, journal?: { readonly recovery: RecoverySummary | undefined }): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   // Answers are tallied in plain numbers and handed over at scrape time (request-tally.ts).
@@ -61,5 +65,5 @@ export function createServiceMetrics(store: BatchingStoreClient): ServiceMetrics
   const answered: AnsweredHook = (exchange, status) => {
     tally.record(exchange.route, exchange.method, status, (performance.now() - exchange.startedAt) / 1000);
   };
-  return { registry, answered };
+  return journal === undefined ? { registry, answered } : { registry, answered, journal: journalMetrics(registry, journal.recovery) };
 }

@@ -1,14 +1,21 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { STORE_PROTOCOL_VERSION, type StoreConnect, type StoreWorkerData } from '../../workers/store-protocol.js';
+import { STORE_PROTOCOL_VERSION, type RecoverySummary, type StoreConnect, type StoreStarted, type StoreWorkerData } from '../../workers/store-protocol.js';
 import { StoreChannel } from './store-channel.js';
 
-export type StorePool = Piscina<StoreConnect, true>;
+export type StorePool = Piscina<StoreConnect, StoreStarted>;
 
 /** The started store: piscina owns the thread (its errors, its death, its end); the batches travel on the channel. */
 export interface StoreWorker {
   readonly pool: StorePool;
   readonly channel: StoreChannel;
+  /** What recovery found, when the store has a journal. */
+  readonly recovery: RecoverySummary | undefined;
+}
+
+/** The store refused to start: its journal is damaged, or it was made with other settings (exit code 2). */
+export class StoreRefused extends Error {
+  override readonly name = 'StoreRefused';
 }
 
 /** The built worker beside the built front: dist/store-worker.js. */
@@ -23,7 +30,7 @@ export interface StoreWorkerLocation {
 
 /** Starts the one store thread and hands it the batches' port. Resolves once the worker has loaded and taken the port. */
 export async function startStoreWorker(workerData: StoreWorkerData, location: StoreWorkerLocation = { filename: BUILT_WORKER }): Promise<StoreWorker> {
-  const pool = new Piscina<StoreConnect, true>({
+  const pool = new Piscina<StoreConnect, StoreStarted>({
     filename: location.filename.href,
     ...(location.execArgv === undefined ? {} : { execArgv: location.execArgv }),
     // Exactly one thread, never retired: the worker's memory is the data.
@@ -37,12 +44,20 @@ export async function startStoreWorker(workerData: StoreWorkerData, location: St
     workerData,
   });
   const { port1, port2 } = new MessageChannel();
+  // The channel listens from the first moment: a journal's first flush notice may come before the task's answer.
+  const channel = new StoreChannel(port1);
+  let started: StoreStarted;
   try {
-    await pool.run({ protocol: STORE_PROTOCOL_VERSION, port: port2 }, { transferList: [port2] });
+    started = await pool.run({ protocol: STORE_PROTOCOL_VERSION, port: port2 }, { transferList: [port2] });
   } catch (error) {
-    port1.close();
+    channel.close();
     await pool.destroy();
     throw error;
   }
-  return { pool, channel: new StoreChannel(port1) };
+  if (!started.started) {
+    channel.close();
+    await pool.destroy();
+    throw new StoreRefused(started.reason);
+  }
+  return { pool, channel, recovery: started.recovery };
 }

@@ -1,10 +1,23 @@
 import type { MessagePort } from 'node:worker_threads';
-import { PACKED_EMPTY, PACKED_OTHER, type PackedResults, type PostedBatch, type StoreBatch, type StoreBatchAnswer, type StoreBody, type StoreResult } from '../../workers/store-protocol.js';
+import { PACKED_EMPTY, PACKED_OTHER, type PackedResults, type PostedBatch, type StoreBatch, type StoreBody, type StoreMessage, type StoreNotice, type StoreResult } from '../../workers/store-protocol.js';
 
-/** What the batching client sends batches through: a promise of one result per command. */
-export interface StoreRunner {
-  run(batch: StoreBatch): Promise<StoreResult[]>;
+/**
+ * A batch's results, one per command. With a journal, the results at the
+ * `journaled` indexes may be given out only once `flushed` resolves (the
+ * commands are on disk); it rejects if the journal fails.
+ */
+export interface BatchAnswer {
+  readonly results: StoreResult[];
+  readonly durable?: { readonly journaled: readonly number[]; readonly flushed: Promise<void> };
 }
+
+/** What the batching client sends batches through. */
+export interface StoreRunner {
+  run(batch: StoreBatch): Promise<BatchAnswer>;
+}
+
+/** Told of the journal's notices (metrics, and a failed journal, which stops the service). */
+export type NoticeListener = (notice: StoreNotice) => void;
 
 const EMPTY: StoreResult = { kind: 'empty' };
 
@@ -32,7 +45,14 @@ function unpack(packed: PackedResults): StoreResult[] {
 }
 
 interface Pending {
-  readonly resolve: (results: StoreResult[]) => void;
+  readonly resolve: (answer: BatchAnswer) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** Answers held back until their flush: `seq` ascends along the queue, as the worker numbers commands. */
+interface AwaitingFlush {
+  readonly seq: number;
+  readonly resolve: () => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -54,7 +74,10 @@ interface Pending {
 export class StoreChannel implements StoreRunner {
   readonly #port: MessagePort;
   #pending: Pending[] = [];
+  #awaitingFlush: AwaitingFlush[] = [];
+  #journalFailed: Error | undefined;
   #closed: Error | undefined;
+  #onNotice: NoticeListener | undefined;
 
   constructor(port: MessagePort) {
     this.#port = port;
@@ -63,7 +86,11 @@ export class StoreChannel implements StoreRunner {
     port.unref();
   }
 
-  run(batch: StoreBatch): Promise<StoreResult[]> {
+  listen(listener: NoticeListener): void {
+    this.#onNotice = listener;
+  }
+
+  run(batch: StoreBatch): Promise<BatchAnswer> {
     const closed = this.#closed;
     if (closed !== undefined) return Promise.reject(closed);
     return new Promise((resolve, reject) => {
@@ -78,18 +105,52 @@ export class StoreChannel implements StoreRunner {
     this.#port.close();
   }
 
-  readonly #answered = (answer: StoreBatchAnswer): void => {
+  readonly #answered = (message: StoreMessage): void => {
+    if ('notice' in message) {
+      this.#noticed(message);
+      return;
+    }
     const pending = this.#pending.shift();
-    if (this.#pending.length === 0) this.#port.unref();
+    if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
     if (pending === undefined) return;
-    if (Array.isArray(answer)) pending.resolve(unpack(answer));
-    else pending.reject(new Error(answer.unreadable));
+    if (Array.isArray(message)) pending.resolve({ results: unpack(message) });
+    else if ('packed' in message) pending.resolve({ results: unpack(message.packed), durable: { journaled: message.journaled, flushed: this.#whenFlushed(message.durableAt) } });
+    else pending.reject(new Error(message.unreadable));
   };
+
+  #whenFlushed(seq: number): Promise<void> {
+    const failed = this.#journalFailed ?? this.#closed;
+    if (failed !== undefined) return Promise.reject(failed);
+    return new Promise((resolve, reject) => {
+      this.#port.ref();
+      this.#awaitingFlush.push({ seq, resolve, reject });
+    });
+  }
+
+  #noticed(notice: StoreNotice): void {
+    if (notice.notice === 'flushed') {
+      let done = 0;
+      while (done < this.#awaitingFlush.length && (this.#awaitingFlush[done] as AwaitingFlush).seq <= notice.seq) (this.#awaitingFlush[done++] as AwaitingFlush).resolve();
+      this.#awaitingFlush.splice(0, done);
+      if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
+    } else if (notice.notice === 'journal-failed') {
+      this.#journalFailed = new Error(`the journal cannot be written: ${notice.reason}`);
+      this.#failFlushes(this.#journalFailed);
+    }
+    this.#onNotice?.(notice);
+  }
+
+  #failFlushes(error: Error): void {
+    const awaiting = this.#awaitingFlush;
+    this.#awaitingFlush = [];
+    for (const { reject } of awaiting) reject(error);
+  }
 
   readonly #lost = (): void => {
     this.#closed = new Error('the store worker has stopped');
     const pending = this.#pending;
     this.#pending = [];
     for (const { reject } of pending) reject(this.#closed);
+    this.#failFlushes(this.#closed);
   };
 }

@@ -10,6 +10,7 @@ export interface StoreClient {
 }
 
 const BUSY: StoreReply = { kind: 'busy' };
+const NONE_HELD: ReadonlySet<number> = new Set();
 
 export type { StoreRunner } from './store-channel.js';
 
@@ -41,6 +42,8 @@ export class BatchingStoreClient implements StoreClient {
   #inFlight = false;
   #flushScheduled = false;
   #onIdle: (() => void)[] = [];
+  /** Batches whose journaled answers wait for a flush. */
+  #unflushed = 0;
 
   constructor(pool: StoreRunner, queueLimit: number) {
     this.#pool = pool;
@@ -75,7 +78,7 @@ export class BatchingStoreClient implements StoreClient {
    * waiting for its answer.
    */
   whenIdle(): Promise<void> {
-    if (!this.#inFlight && this.#waiting.length === 0) return Promise.resolve();
+    if (!this.#inFlight && this.#waiting.length === 0 && this.#unflushed === 0) return Promise.resolve();
     return new Promise((resolve) => this.#onIdle.push(resolve));
   }
 
@@ -83,7 +86,7 @@ export class BatchingStoreClient implements StoreClient {
     this.#flushScheduled = false;
     if (this.#inFlight) return;
     if (this.#waiting.length === 0) {
-      for (const resolve of this.#onIdle.splice(0)) resolve();
+      if (this.#unflushed === 0) for (const resolve of this.#onIdle.splice(0)) resolve();
       return;
     }
     const batch = this.#waiting;
@@ -91,11 +94,15 @@ export class BatchingStoreClient implements StoreClient {
     this.#inFlight = true;
     const sentAt = this.#observe === undefined ? 0 : performance.now();
     this.#pool.run({ protocol: STORE_PROTOCOL_VERSION, commands: batch.map((waiting) => waiting.command) }).then(
-      (results) => {
+      ({ results, durable }) => {
         this.#observe?.(batch.length, (performance.now() - sentAt) / 1000);
+        const answer = (index: number): StoreReply => results[index] ?? { kind: 'failed', reason: 'store answered too few results' };
+        // A journaled command's answer waits for its flush; the next batch need not (group commit).
+        const held = durable === undefined ? NONE_HELD : new Set(durable.journaled);
         for (let index = 0; index < batch.length; index++) {
-          (batch[index] as Waiting).resolve(results[index] ?? { kind: 'failed', reason: 'store answered too few results' });
+          if (!held.has(index)) (batch[index] as Waiting).resolve(answer(index));
         }
+        if (durable !== undefined) this.#afterFlush(durable.flushed, durable.journaled.map((index) => [batch[index] as Waiting, answer(index)] as const));
         this.#afterBatch();
       },
       (error: unknown) => {
@@ -105,6 +112,19 @@ export class BatchingStoreClient implements StoreClient {
       },
     );
   };
+
+  #afterFlush(flushed: Promise<void>, held: readonly (readonly [Waiting, StoreReply])[]): void {
+    this.#unflushed++;
+    const settle = (reply: (answer: StoreReply) => StoreReply): void => {
+      for (const [waiting, answer] of held) waiting.resolve(reply(answer));
+      this.#unflushed--;
+      if (!this.#inFlight && this.#waiting.length === 0 && this.#unflushed === 0) for (const resolve of this.#onIdle.splice(0)) resolve();
+    };
+    flushed.then(
+      () => settle((answer) => answer),
+      (error: unknown) => settle(() => ({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) })),
+    );
+  }
 
   #afterBatch(): void {
     this.#inFlight = false;

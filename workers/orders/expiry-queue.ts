@@ -20,6 +20,11 @@ export class ExpiryQueue {
     this.#dueAt.push(dueAt);
   }
 
+  /** Whether any order is due at `now` (a peek: nothing is taken). */
+  hasDue(now: number): boolean {
+    return this.#head < this.#ids.length && (this.#dueAt[this.#head] ?? Infinity) <= now;
+  }
+
   /** Takes, in queue order, every order due at `now` or before. */
   takeDue(now: number): number[] {
     const due: number[] = [];

@@ -153,6 +153,11 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
     return cancelled;
   }
 
+  /** Whether the clock's tick at `now` would take anything from the expiry queue. */
+  hasDue(now: number): boolean {
+    return this.#expiry.hasDue(now);
+  }
+
   beginCharge(userId: number, orderId: number): ChargeStart {
     const table = this.#table;
     if (!this.#owns(userId, orderId)) return { kind: 'refused', code: 'ORDER_NOT_FOUND' };

@@ -1,0 +1,64 @@
+/**
+ * How a flush lies on disk: one frame per flush, `[length u32][crc32 u32]
+ * [payload]`, little-endian, the CRC over the payload. A flush is written
+ * whole, then synced, and the next begins only after, so a crash can tear
+ * only the last frame: reading stops there and says why, and the caller
+ * decides whether that is a tail to cut or damage in the middle.
+ */
+import { crc32 } from 'node:zlib';
+
+export const FRAME_HEADER_BYTES = 8;
+
+/** Far above any flush (a batch is bounded by STORE_QUEUE_LIMIT commands of at most BODY_LIMIT): a longer length is damage. */
+const MAX_FRAME_BYTES = 1024 ** 3;
+
+export function encodeFrame(payload: string): Buffer {
+  const body = Buffer.from(payload, 'utf8');
+  const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + body.length);
+  frame.writeUInt32LE(body.length, 0);
+  frame.writeUInt32LE(crc32(body), 4);
+  body.copy(frame, FRAME_HEADER_BYTES);
+  return frame;
+}
+
+export type FrameStop =
+  /** The file ends cleanly after the last whole frame. */
+  | { readonly kind: 'end' }
+  /**
+   * The frame at `offset` is not whole or not intact. `tail` says whether
+   * nothing readable follows it (the frame runs past the end, or it is the
+   * last bytes of the file, or only zeros follow): what a crash mid-write
+   * leaves, as opposed to damage with good data after it.
+   */
+  | { readonly kind: 'bad'; readonly offset: number; readonly reason: string; readonly tail: boolean };
+
+export interface FrameScan {
+  readonly payloads: string[];
+  readonly stop: FrameStop;
+}
+
+function onlyZeros(bytes: Buffer): boolean {
+  for (const byte of bytes) if (byte !== 0) return false;
+  return true;
+}
+
+export function readFrames(file: Buffer): FrameScan {
+  const payloads: string[] = [];
+  let offset = 0;
+  while (offset < file.length) {
+    const bad = (reason: string, end: number): FrameScan => ({
+      payloads,
+      stop: { kind: 'bad', offset, reason, tail: end >= file.length || onlyZeros(file.subarray(offset)) },
+    });
+    if (offset + FRAME_HEADER_BYTES > file.length) return bad('a frame header cut short', file.length);
+    const length = file.readUInt32LE(offset);
+    const end = offset + FRAME_HEADER_BYTES + length;
+    if (length === 0 || length > MAX_FRAME_BYTES) return bad(`a frame length of ${length}`, offset + FRAME_HEADER_BYTES);
+    if (end > file.length) return bad('a frame cut short', file.length);
+    const body = file.subarray(offset + FRAME_HEADER_BYTES, end);
+    if (crc32(body) !== file.readUInt32LE(offset + 4)) return bad('a frame whose checksum does not match', end);
+    payloads.push(body.toString('utf8'));
+    offset = end;
+  }
+  return { payloads, stop: { kind: 'end' } };
+}

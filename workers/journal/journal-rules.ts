@@ -1,0 +1,67 @@
+import type { StoreCommandKind } from '../store-protocol.js';
+
+/**
+ * Which commands the journal records. `read` never changes the store;
+ * `write` may, so it is recorded whatever it answered (a refusal replays as
+ * the same refusal, and some refusals change state: a payment begun on an
+ * order past its time cancels it first); `write-if-due` is the order clock's
+ * tick, recorded only when an order is due, so an idle shop does not write a
+ * record a second. A Record over every kind: a new command is a type error
+ * here until it is classified.
+ */
+export type JournalRule = 'read' | 'write' | 'write-if-due';
+
+export const JOURNAL_RULES: Readonly<Record<StoreCommandKind, JournalRule>> = {
+  'product.list': 'read',
+  'product.get': 'read',
+  'product.probe': 'read',
+  'product.create': 'write',
+  'product.replace': 'write',
+  'product.delete': 'write',
+  'produkte.list': 'read',
+  'produkte.get': 'read',
+  'produkte.create': 'write',
+  'produkte.delete': 'write',
+  'catalog.list': 'read',
+  'catalog.search': 'read',
+  'catalog.details': 'read',
+  'catalog.categories': 'read',
+  'catalog.probe': 'read',
+  'catalog.create': 'write',
+  'catalog.replace': 'write',
+  'catalog.delete': 'write',
+  'review.list': 'read',
+  'review.probe': 'read',
+  'review.create': 'write',
+  'review.replace': 'write',
+  'review.delete': 'write',
+  'users.get': 'read',
+  'users.account': 'read',
+  'users.register': 'write',
+  'addresses.list': 'read',
+  'addresses.get': 'read',
+  'addresses.probe': 'read',
+  'addresses.create': 'write',
+  'addresses.replace': 'write',
+  'addresses.delete': 'write',
+  'wishlist.list': 'read',
+  'wishlist.add': 'write',
+  'wishlist.remove': 'write',
+  'cart.get': 'read',
+  'cart.probe': 'read',
+  'cart.setItem': 'write',
+  'cart.removeItem': 'write',
+  'cart.clear': 'write',
+  'orders.list': 'read',
+  'orders.get': 'read',
+  'orders.probe': 'read',
+  'orders.listAll': 'read',
+  'orders.place': 'write',
+  'orders.cancel': 'write',
+  'orders.fulfil': 'write',
+  'orders.expire': 'write-if-due',
+  'payments.probe': 'read',
+  'payments.begin': 'write',
+  'payments.finish': 'write',
+  'idempotency.run': 'write',
+};
