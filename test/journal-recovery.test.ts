@@ -1,83 +1,18 @@
 /**
  * What a start makes of the journal it finds under DATA_DIR, and what it
- * refuses. The frames are read here from the format alone ([u32 LE length]
- * [u32 LE crc32][payload]), not with the service's reader, and damaged by
- * hand: a torn tail (the last frame cut short, its payload altered, zeros
+ * refuses. The frames are found from the format alone (helpers/journal-files.ts)
+ * and damaged by hand: a torn tail (the last frame cut short, its payload altered, zeros
  * after it) is cut with one warning and everything before it comes back;
  * damage with journal data after it, a store made with other settings, a
  * folder in use and a folder that is a file stop the start with exit code 2
  * and one line on stderr. Without DATA_DIR nothing is written anywhere.
  */
-import test, { type ExecutionContext } from 'ava';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import test from 'ava';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { runToExit, startService, type RunningService } from './helpers/service.js';
-import { call, dataOf, listProducts, listProdukte, type Product } from './helpers/product-api.js';
-
-const tempDir = (t: ExecutionContext, prefix: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-};
-
-const startOn = (dataDir: string, env: Readonly<Record<string, string>> = {}): Promise<RunningService> => startService({ env: { DATA_DIR: dataDir, ...env } });
-
-/** The one segment a small journal has. */
-function segmentOf(dataDir: string): string {
-  const names = readdirSync(join(dataDir, 'journal')).filter((name) => name.endsWith('.log'));
-  if (names.length !== 1) throw new Error(`expected one segment, found ${names.join(', ')}`);
-  return join(dataDir, 'journal', names[0] as string);
-}
-
-interface FrameSpan {
-  readonly offset: number;
-  readonly payloadOffset: number;
-  readonly end: number;
-}
-
-/** The frames of an intact segment, by the format (and their checksums checked, so the test knows the file was whole). */
-function framesOf(file: Buffer): FrameSpan[] {
-  const frames: FrameSpan[] = [];
-  for (let offset = 0; offset < file.length; ) {
-    const length = file.readUInt32LE(offset);
-    const end = offset + 8 + length;
-    if (end > file.length || crc32(file.subarray(offset + 8, end)) !== file.readUInt32LE(offset + 4)) throw new Error(`segment not intact at ${offset}`);
-    frames.push({ offset, payloadOffset: offset + 8, end });
-    offset = end;
-  }
-  return frames;
-}
-
-/** Creates products one after the other: each acknowledged write is its own flush, so its own frame. */
-async function createInTurn(service: RunningService, names: readonly string[]): Promise<Product[]> {
-  const created: Product[] = [];
-  for (const name of names) {
-    const response = await call(service, 'POST', '/products', { json: { name, description: `made before the damage`, price: 2.5 } });
-    if (response.status !== 201) throw new Error(`POST /products answered ${response.status}`);
-    created.push(dataOf<Product>(response));
-  }
-  return created;
-}
-
-/** A folder whose journal holds five frames, the service stopped cleanly: the products made, the segment and its frames. */
-async function journalOfFive(t: ExecutionContext): Promise<{ dataDir: string; made: Product[]; segment: string; frames: FrameSpan[] }> {
-  const dataDir = tempDir(t, 'journal-recovery-');
-  const service = await startOn(dataDir);
-  const made = await createInTurn(service, ['one', 'two', 'three', 'four', 'five']);
-  t.deepEqual(await service.stop(), { code: 0, signal: null });
-  const segment = segmentOf(dataDir);
-  const frames = framesOf(readFileSync(segment));
-  t.is(frames.length, 5, 'one frame per acknowledged write made in turn');
-  return { dataDir, made, segment, frames };
-}
-
-function flipByte(path: string, offset: number): void {
-  const file = readFileSync(path);
-  file[offset] = (file[offset] as number) ^ 0x5a;
-  writeFileSync(path, file);
-}
+import { call, dataOf, listProducts, listProdukte } from './helpers/product-api.js';
+import { createInTurn, flipByte, journalOfFive, startOn, tempDir, type FrameSpan } from './helpers/journal-files.js';
 
 const names = async (service: RunningService): Promise<string[]> => (await listProducts(service)).map((product) => product.name);
 const SEED_NAMES_COUNT = 10;
