@@ -27,12 +27,16 @@ function freshDataDir(t: ExecutionContext): string {
 
 function assertRun(t: ExecutionContext, run: CrashRun): void {
   for (const round of run.rounds) {
-    t.log(`round ${round.round}: ${round.loadMs} ms of load, ${round.acknowledged} acknowledged, ${round.unanswered} unanswered, ${round.refused} refused; restart ${Math.round(round.restartMs)} ms (recovery ${round.recoveryMs} ms, ${round.replayed} commands); ${JSON.stringify(round.notes)}`);
+    t.log(`round ${round.round}: ${round.loadMs} ms of load, ${round.acknowledged} acknowledged, ${round.unanswered} unanswered, ${round.refused} refused; restart ${Math.round(round.restartMs)} ms, check ${Math.round(round.verifyMs)} ms (recovery ${round.recoveryMs} ms, ${round.replayed} commands); ${JSON.stringify(round.notes)}`);
     t.deepEqual(round.violations, [], `round ${round.round} (seed ${run.seed})`);
     t.true(round.acknowledged > 0, `round ${round.round}: nothing was acknowledged before the kill`);
-    t.true(round.unanswered > 0, `round ${round.round}: no write was in flight when the process was killed`);
     t.is(typeof round.recoveryMs, 'number');
   }
+  // Per round the writers may see every answer the service wrote before it died (see crash-rounds.ts): over the rounds, some must be lost.
+  t.true(
+    run.rounds.some((round) => round.unanswered > 0),
+    'no write was in flight at any of the kills',
+  );
   t.deepEqual(run.clean.exit, { code: 0, signal: null }, 'SIGTERM after the rounds');
   t.false(run.clean.lockLeft, 'a clean stop removes LOCK');
   t.deepEqual(run.clean.violations, [], `after a clean stop and start (seed ${run.seed})`);
@@ -45,10 +49,10 @@ async function crashRounds(t: ExecutionContext, workload: (seed: number) => Cras
   assertRun(t, run);
 }
 
-test('catalogue (STRICT=1): SIGKILL under 100 writers to /products and /produkte loses no acknowledged write and half-applies none; ids go on', async (t) => {
+test.serial('catalogue (STRICT=1): SIGKILL under 100 writers to /products and /produkte loses no acknowledged write and half-applies none; ids go on', async (t) => {
   await crashRounds(t, (seed) => catalogueCrashWorkload(seededRandom(seed)));
 });
 
-test('marketplace: SIGKILL under 100 writers (registrations, addresses, carts, orders, keyed payments, admin products) loses no acknowledged write, half-applies none, keeps every key; ids go on', async (t) => {
+test.serial('marketplace: SIGKILL under 100 writers (registrations, addresses, carts, orders, keyed payments, admin products) loses no acknowledged write, half-applies none, keeps every key; ids go on', async (t) => {
   await crashRounds(t, (seed) => shopCrashWorkload(seededRandom(seed)));
 });

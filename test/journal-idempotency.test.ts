@@ -29,7 +29,7 @@ const shopOn = (dataDir: string, env: Readonly<Record<string, string>> = {}): Pr
 const pay = (service: RunningService, auth: Readonly<Record<string, string>>, orderId: number, key: string, body: unknown): Promise<ApiResponse> =>
   call(service, 'POST', `/users/me/orders/${orderId}/payments`, { json: body }, { ...auth, 'idempotency-key': key });
 
-test('a payment sent again after a clean restart gets its first answer, replayed; the same key with another body is 422', async (t) => {
+test.serial('a payment sent again after a clean restart gets its first answer, replayed; the same key with another body is 422', async (t) => {
   const dataDir = dataDirFor(t);
   const first = await shopOn(dataDir);
   t.teardown(() => first.stop('SIGKILL'));
@@ -71,7 +71,7 @@ test('a payment sent again after a clean restart gets its first answer, replayed
   t.deepEqual(await second.stop('SIGTERM'), { code: 0, signal: null });
 });
 
-test('an unpaid order survives a SIGKILL with its deadline: ORDER_PAYMENT_TTL=2 still cancels it about 2 s after it was placed, stock returned, and that too survives', async (t) => {
+test.serial('an unpaid order survives a SIGKILL with its deadline: ORDER_PAYMENT_TTL=2 still cancels it about 2 s after it was placed, stock returned, and that too survives', async (t) => {
   const dataDir = dataDirFor(t);
   const env = { ORDER_PAYMENT_TTL: '2' };
   const first = await shopOn(dataDir, env);
@@ -106,7 +106,7 @@ test('an unpaid order survives a SIGKILL with its deadline: ORDER_PAYMENT_TTL=2 
   const cancelledAt = Date.parse(seen.history[1]?.at ?? '');
   t.true(cancelledAt - placedAt >= 2000, `cancelled ${cancelledAt - placedAt} ms after it was placed, before its deadline`);
   // The clock ticks every second: its first tick past both the deadline and the restart cancels it.
-  const latest = Math.max(placedAt + 2000, listeningAt) + 1000 + 1500;
+  const latest = Math.max(placedAt + 2000, listeningAt) + 1000 + 3000;
   t.true(cancelledAt <= latest, `cancelled ${cancelledAt - placedAt} ms after it was placed; the restart listened ${listeningAt - placedAt} ms after`);
   t.is(await stockOf(second, productId), 10, 'the stock is back');
   t.deepEqual(await second.stop('SIGTERM'), { code: 0, signal: null });

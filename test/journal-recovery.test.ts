@@ -24,7 +24,7 @@ const TORN_TAILS = [
 ] as const;
 
 for (const { what, keeps, damage } of TORN_TAILS) {
-  test(`a torn tail (${what}) is cut with one warning; everything before it comes back, and writes after it are kept`, async (t) => {
+  test.serial(`a torn tail (${what}) is cut with one warning; everything before it comes back, and writes after it are kept`, async (t) => {
     const { dataDir, made, segment, frames } = await journalOfFive(t);
     const last = frames.at(-1) as FrameSpan;
     damage(segment, last);
@@ -52,7 +52,7 @@ for (const { what, keeps, damage } of TORN_TAILS) {
   });
 }
 
-test('damage before the tail (a payload byte of the second of five frames) stops the start: exit 2, one stderr line naming the segment, nothing served, nothing cut', async (t) => {
+test.serial('damage before the tail (a payload byte of the second of five frames) stops the start: exit 2, one stderr line naming the segment, nothing served, nothing cut', async (t) => {
   const { dataDir, segment, frames } = await journalOfFive(t);
   flipByte(segment, (frames[1] as FrameSpan).payloadOffset + 3);
   const before = readFileSync(segment);
@@ -66,7 +66,7 @@ test('damage before the tail (a payload byte of the second of five frames) stops
   t.false(existsSync(join(dataDir, 'LOCK')), 'the refused start let go of the folder');
 });
 
-test('MARKETPLACE=1 on a DATA_DIR made without it: exit 2 naming MARKETPLACE; the folder still starts with its own settings', async (t) => {
+test.serial('MARKETPLACE=1 on a DATA_DIR made without it: exit 2 naming MARKETPLACE; the folder still starts with its own settings', async (t) => {
   const dataDir = tempDir(t, 'journal-settings-');
   const first = await startOn(dataDir);
   const made = await createInTurn(first, ['kept']);
@@ -81,7 +81,7 @@ test('MARKETPLACE=1 on a DATA_DIR made without it: exit 2 naming MARKETPLACE; th
   await again.stop();
 });
 
-test('a second instance on a DATA_DIR in use: exit 2; once the first is SIGKILLed (its LOCK left behind) a start succeeds with its data', async (t) => {
+test.serial('a second instance on a DATA_DIR in use: exit 2; once the first is SIGKILLed (its LOCK left behind) a start succeeds with its data', async (t) => {
   const dataDir = tempDir(t, 'journal-lock-');
   const first = await startOn(dataDir);
   t.teardown(() => first.stop('SIGKILL'));
@@ -102,7 +102,7 @@ test('a second instance on a DATA_DIR in use: exit 2; once the first is SIGKILLe
   await third.stop();
 });
 
-test('DATA_DIR that is a file: exit 2 with one line naming DATA_DIR', async (t) => {
+test.serial('DATA_DIR that is a file: exit 2 with one line naming DATA_DIR', async (t) => {
   const file = join(tempDir(t, 'journal-file-'), 'not-a-folder');
   writeFileSync(file, 'x');
   const exit = await runToExit({ env: { DATA_DIR: file } });
@@ -113,7 +113,7 @@ test('DATA_DIR that is a file: exit 2 with one line naming DATA_DIR', async (t) 
   t.is(readFileSync(file, 'utf8'), 'x');
 });
 
-test('without DATA_DIR nothing is written anywhere: a restart is the seed again, its ten products exactly', async (t) => {
+test.serial('without DATA_DIR nothing is written anywhere: a restart is the seed again, its ten products exactly', async (t) => {
   // The child's working folder, home and temp folder are one empty folder: anything it writes lands there.
   const home = tempDir(t, 'journal-none-');
   const options = { cwd: home, env: { HOME: home, TMPDIR: home } };
@@ -133,7 +133,7 @@ test('without DATA_DIR nothing is written anywhere: a restart is the seed again,
   t.deepEqual(readdirSync(home), []);
 });
 
-test('a clean restart gives back both collections exactly, the seed’s count + 1 ids (duplicates included) replayed as they were given', async (t) => {
+test.serial('a clean restart gives back both collections exactly, the seed’s count + 1 ids (duplicates included) replayed as they were given', async (t) => {
   const dataDir = tempDir(t, 'journal-replay-');
   const first = await startOn(dataDir);
   await createInTurn(first, ['eleven']);

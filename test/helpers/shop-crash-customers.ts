@@ -1,8 +1,8 @@
 /**
  * The marketplace crash workload's customers: what each one's acknowledged
  * writes left (addresses, cart, orders, payments and the Idempotency-Keys
- * they were sent with), the one write in flight when the process died, the
- * writes themselves, and the check of one customer after a restart: the
+ * they were sent with), the one write in flight when the process died
+ * (shop-crash-writes.ts sends them), and the check of one customer after a restart: the
  * service must show exactly the acknowledged state, or that state with the
  * write in flight applied whole (an order placed with its cart emptied, a
  * payment with its order paid), nothing in between.
@@ -13,7 +13,6 @@ import type { RunningService } from './service.js';
 import type { Cart, Order } from './order-api.js';
 import { HOME } from './order-api.js';
 import type { User } from './people-api.js';
-import type { WriteCounter } from './crash-rounds.js';
 import { CARDS, cardBody } from './card-processors.js';
 
 export type AddressFields = typeof HOME;
@@ -95,43 +94,11 @@ export function newShopCustomer(tag: string): ShopCustomer {
 }
 
 export const addressFields = (serial: number): AddressFields => ({ ...HOME, line1: `${serial} Crash Street` });
-const linesOf = (items: readonly { productId: number; quantity: number }[]): Line[] => items.map((item) => [item.productId, item.quantity] as const);
+export const linesOf = (items: readonly { productId: number; quantity: number }[]): Line[] => items.map((item) => [item.productId, item.quantity] as const);
 const cents = (amount: number): number => Math.round(amount * 100);
 
-/** A customer's writes during the load; each answers false when the write went unanswered (the process is gone). */
-export interface CustomerWrites {
-  readonly service: RunningService;
-  readonly writes: WriteCounter;
-  /** Answers no write should get. */
-  readonly problems: string[];
-}
-
-function unexpected(context: CustomerWrites, customer: ShopCustomer, what: string, response: ApiResponse): void {
-  context.problems.push(`${customer.email}: ${what} answered ${response.status}: ${response.text.slice(0, 300)}`);
-}
-
-/** Sends the customer's next write with `pending` set while it is out; undefined when unanswered (pending stays). */
-async function send(context: CustomerWrites, customer: ShopCustomer, pending: PendingWrite, method: string, path: string, json?: unknown, headers: Readonly<Record<string, string>> = {}): Promise<ApiResponse | undefined> {
-  customer.pending = pending;
-  const response = await context.writes.send(context.service, method, path, json === undefined ? undefined : { json }, { ...customer.auth, ...headers });
-  if (response !== undefined) customer.pending = undefined;
-  return response;
-}
-
-export async function registerCustomer(context: CustomerWrites, customer: ShopCustomer): Promise<boolean> {
-  for (;;) {
-    const response = await send(context, customer, { kind: 'register' }, 'POST', '/users/register', { email: customer.email, password: customer.password, name: customer.name });
-    if (response === undefined) return false;
-    // The hash queue is full: nothing was done, try again like a client.
-    if (response.status === 503) continue;
-    if (response.status !== 201) {
-      unexpected(context, customer, 'POST /users/register', response);
-      return false;
-    }
-    customer.registered = 'yes';
-    customer.userId = dataOf<User>(response).id;
-    return true;
-  }
+export function orderModel(order: Order, placed: OrderModel['placed']): OrderModel {
+  return { id: order.id, lines: linesOf(order.items), total: order.total, status: order.status, paymentStatus: order.paymentStatus, placed, payment: undefined, stuck: false };
 }
 
 /** POST /login; not a write. False when it got no answer. */
@@ -143,70 +110,6 @@ export async function logIn(service: RunningService, customer: ShopCustomer): Pr
   } catch {
     return undefined;
   }
-}
-
-export async function addAddress(context: CustomerWrites, customer: ShopCustomer, fields: AddressFields): Promise<boolean> {
-  const response = await send(context, customer, { kind: 'address', fields }, 'POST', '/users/me/addresses', fields);
-  if (response === undefined) return false;
-  if (response.status === 201) customer.addresses.push({ id: dataOf<{ id: number }>(response).id, fields });
-  else unexpected(context, customer, 'POST address', response);
-  return true;
-}
-
-export async function putCartLine(context: CustomerWrites, customer: ShopCustomer, productId: number, quantity: number): Promise<boolean> {
-  const response = await send(context, customer, { kind: 'cart', productId, quantity }, 'PUT', `/users/me/cart/items/${productId}`, { quantity });
-  if (response === undefined) return false;
-  if (response.status === 200) customer.cart = linesOf(dataOf<Cart>(response).items);
-  else unexpected(context, customer, `PUT cart line ${productId}`, response);
-  return true;
-}
-
-export function orderModel(order: Order, placed: OrderModel['placed']): OrderModel {
-  return { id: order.id, lines: linesOf(order.items), total: order.total, status: order.status, paymentStatus: order.paymentStatus, placed, payment: undefined, stuck: false };
-}
-
-export async function placeOrder(context: CustomerWrites, customer: ShopCustomer): Promise<boolean> {
-  const address = customer.addresses[0];
-  if (address === undefined) throw new Error(`${customer.email} has no address to order to`);
-  const key = `${customer.email}-order-${++customer.keys}`;
-  const response = await send(context, customer, { kind: 'order', key, addressId: address.id }, 'POST', '/users/me/orders', { addressId: address.id }, { 'idempotency-key': key });
-  if (response === undefined) return false;
-  if (response.status !== 201) {
-    unexpected(context, customer, 'POST order', response);
-    return true;
-  }
-  const order = dataOf<Order>(response);
-  if (JSON.stringify(linesOf(order.items)) !== JSON.stringify(customer.cart)) context.problems.push(`${customer.email}: order ${order.id} holds ${JSON.stringify(order.items)}, the cart held ${JSON.stringify(customer.cart)}`);
-  customer.orders.push(orderModel(order, { key, ref: address.id, id: order.id, text: response.text, replays: 0 }));
-  customer.cart = [];
-  return true;
-}
-
-export async function payOrder(context: CustomerWrites, customer: ShopCustomer, order: OrderModel): Promise<boolean> {
-  const key = `${customer.email}-pay-${++customer.keys}`;
-  const response = await send(context, customer, { kind: 'pay', orderId: order.id, key }, 'POST', `/users/me/orders/${order.id}/payments`, CARD, { 'idempotency-key': key });
-  if (response === undefined) return false;
-  if (response.status !== 201) {
-    unexpected(context, customer, `POST payment for order ${order.id}`, response);
-    return true;
-  }
-  order.payment = { key, ref: order.id, id: dataOf<{ id: number }>(response).id, text: response.text, replays: 0 };
-  order.status = 'paid';
-  order.paymentStatus = 'paid';
-  return true;
-}
-
-export async function cancelOrder(context: CustomerWrites, customer: ShopCustomer, order: OrderModel): Promise<boolean> {
-  const response = await send(context, customer, { kind: 'cancel', orderId: order.id }, 'POST', `/users/me/orders/${order.id}/cancel`);
-  if (response === undefined) return false;
-  if (response.status !== 200) {
-    unexpected(context, customer, `cancel order ${order.id}`, response);
-    return true;
-  }
-  const answered = dataOf<Order>(response);
-  order.status = answered.status;
-  order.paymentStatus = answered.paymentStatus;
-  return true;
 }
 
 /** What the service shows of one customer. */
@@ -299,11 +202,22 @@ export interface CustomerCheck {
 
 /**
  * After a restart: the customer logs in (an acknowledged registration must
- * let them), and what the service shows must be what was acknowledged, or
+ * let them; a customer's token is good for one start only, see
+ * src/auth/tokens.ts), and what the service shows must be what was acknowledged, or
  * that with the write in flight applied whole. Then it is the customer's
  * state, and the write in flight is kept in `resend` for a client's retry.
  */
 export async function checkCustomer(service: RunningService, customer: ShopCustomer, prices: ReadonlyMap<number, number>): Promise<CustomerCheck> {
+  const registering = customer.registered === 'maybe';
+  const checked = await checkLogin(service, customer);
+  if (checked !== undefined) return checked;
+  const check = await checkView(service, customer, prices);
+  // A registration in flight that let them log in was applied (and nothing after it was sent).
+  return registering ? { ...check, applied: true } : check;
+}
+
+/** A customer's login after a restart, and the id it names; a CustomerCheck when the check ends there. */
+async function checkLogin(service: RunningService, customer: ShopCustomer): Promise<CustomerCheck | undefined> {
   const who = customer.email;
   const login = await logIn(service, customer);
   if (login === undefined) throw new Error(`${who}: POST /login got no answer`);
@@ -319,9 +233,16 @@ export async function checkCustomer(service: RunningService, customer: ShopCusto
   }
   const me = await call(service, 'GET', '/users/me', undefined, customer.auth ?? {});
   const user = dataOf<User>(me);
-  const violations: string[] = [];
-  if (me.status !== 200 || (customer.userId !== undefined && user.id !== customer.userId) || user.email !== customer.email) violations.push(`${who}: GET /users/me answered ${me.status} ${me.text}; the acknowledged id was ${customer.userId}`);
+  if (me.status !== 200 || (customer.userId !== undefined && user.id !== customer.userId) || user.email !== customer.email) {
+    return { violations: [`${who}: GET /users/me answered ${me.status} ${me.text}; the acknowledged id was ${customer.userId}`], applied: undefined };
+  }
   customer.userId = user.id;
+  return undefined;
+}
+
+async function checkView(service: RunningService, customer: ShopCustomer, prices: ReadonlyMap<number, number>): Promise<CustomerCheck> {
+  const who = customer.email;
+  const violations: string[] = [];
 
   const seen = await viewOf(service, customer);
   const pending = customer.pending;

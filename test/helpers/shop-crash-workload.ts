@@ -23,21 +23,8 @@ import { SHOP_ENV, adminKey } from './people-api.js';
 import { CARDS } from './card-processors.js';
 import { EntityBook, type TrackedEntity } from './crash-entities.js';
 import { WriteCounter, type CrashWorkload, type LoadControl, type Verdict } from './crash-rounds.js';
-import {
-  addAddress,
-  addressFields,
-  allPages,
-  cancelOrder,
-  checkCustomer,
-  logIn,
-  newShopCustomer,
-  payOrder,
-  placeOrder,
-  putCartLine,
-  registerCustomer,
-  type CustomerWrites,
-  type ShopCustomer,
-} from './shop-crash-customers.js';
+import { addressFields, allPages, checkCustomer, logIn, newShopCustomer, type ShopCustomer } from './shop-crash-customers.js';
+import { addAddress, cancelOrder, payOrder, placeOrder, putCartLine, registerCustomer, type CustomerWrites } from './shop-crash-writes.js';
 import { resendAndReplay, type ProbeIds, type ReplayFindings } from './shop-crash-replays.js';
 
 interface AdminProductFields {
@@ -211,7 +198,7 @@ export function shopCrashWorkload(random: Random, sizes: ShopCrashSizes = { shop
 
   return {
     name: 'marketplace',
-    env: { ...SHOP_ENV, REGISTER_MAX_PER_HOUR: '0', HASH_QUEUE_LIMIT: '10000', JWT_SECRET: 'crash-rounds-jwt-secret-kept-across-restarts' },
+    env: { ...SHOP_ENV, REGISTER_MAX_PER_HOUR: '0', HASH_QUEUE_LIMIT: '10000' },
     async setup(service) {
       seeded = JSON.stringify((await productList(service)).filter((product) => product.id <= 10));
       const add = async (name: string, price: number, stock: number | null): Promise<number> => {
