@@ -64,7 +64,8 @@ async function resendPayment(service: RunningService, customer: ShopCustomer, or
     return;
   }
   if (response.status === 409) {
-    // A charge begun before the crash and never finished (see the report): the order can be neither paid nor cancelled.
+    // A charge begun before the crash and never finished: the order can be neither paid nor cancelled since. A known
+    // bug (test/journal-charge-left-out.test.ts), counted here rather than failed: once it is fixed, make this a violation.
     order.stuck = true;
     findings.stuck++;
     return;
