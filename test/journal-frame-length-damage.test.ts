@@ -14,7 +14,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { listProducts } from './helpers/product-api.js';
 import { flipByte, journalOfFive, startOn, type FrameSpan } from './helpers/journal-files.js';
 
-test.failing('a damaged length in a frame before the tail (the second of five) stops the start with exit 2; it is not cut as a torn tail with three acknowledged frames after it', async (t) => {
+test('a damaged length in a frame before the tail (the second of five) stops the start with exit 2; it is not cut as a torn tail with three acknowledged frames after it', async (t) => {
   const { dataDir, made, segment, frames } = await journalOfFive(t);
   flipByte(segment, (frames[1] as FrameSpan).offset + 2);
   const before = readFileSync(segment);

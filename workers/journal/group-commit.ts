@@ -26,7 +26,11 @@ export interface JournalAppender {
 
 export interface DurableBatch {
   readonly results: StoreResult[];
-  /** Indexes of the batch's journaled commands, whose answers wait for `durableAt`. */
+  /**
+   * Indexes of the answers that wait for `durableAt`: the batch's journaled
+   * commands, and keyed repeats answered from memory while what they repeat
+   * is not on disk yet (a repeat must not acknowledge more than the first).
+   */
   readonly journaled: readonly number[];
   /** The sequence of the batch's last journaled command; undefined when it journaled none. */
   readonly durableAt: number | undefined;
@@ -44,6 +48,8 @@ export class GroupCommit {
   readonly #appender: JournalAppender;
   readonly #observer: FlushObserver;
   #lastSeq: number;
+  /** The last command known to be on disk. */
+  #durableSeq: number;
   /** Entries recorded since the last flush began, and the first command they number. */
   #entries: string[] = [];
   #entriesFirstSeq: number;
@@ -54,6 +60,7 @@ export class GroupCommit {
     this.#dispatch = dispatch;
     this.#appender = appender;
     this.#lastSeq = lastSeq;
+    this.#durableSeq = lastSeq;
     this.#entriesFirstSeq = lastSeq + 1;
     this.#observer = observer;
   }
@@ -78,18 +85,24 @@ export class GroupCommit {
     const results: StoreResult[] = [];
     const journaled: number[] = [];
     const texts: string[] = [];
+    let repeatsHeld = false;
     for (let index = 0; index < commands.length; index++) {
       const command = commands[index] as StoreCommand;
       const record = this.#records(command);
       const result = dispatch.execute(command);
       results.push(result);
-      // A replayed answer came from memory: nothing ran, nothing to record.
-      if (record && result.kind !== 'replayed') {
+      if (result.kind === 'replayed') {
+        // Answered from memory: nothing ran, nothing to record; but what it repeats may still be on its way to disk.
+        if (this.#lastSeq > this.#durableSeq || texts.length > 0) {
+          journaled.push(index);
+          repeatsHeld = true;
+        }
+      } else if (record) {
         journaled.push(index);
         texts.push(JSON.stringify(command));
       }
     }
-    if (texts.length === 0) return { results, journaled, durableAt: undefined };
+    if (texts.length === 0) return { results, journaled, durableAt: repeatsHeld ? this.#lastSeq : undefined };
     this.#entries.push(batchEntry(atMs, this.#lastSeq + 1, texts));
     this.#lastSeq += texts.length;
     if (!this.#flushing) this.#flush();
@@ -114,6 +127,7 @@ export class GroupCommit {
     this.#appender.append(flushPayload(entries), firstSeq).then(
       (bytes) => {
         this.#flushing = false;
+        this.#durableSeq = lastSeq;
         this.#observer.flushed(lastSeq, lastSeq - firstSeq + 1, bytes, (performance.now() - startedAt) / 1000);
         if (this.#entries.length > 0) this.#flush();
       },
