@@ -1,0 +1,135 @@
+import { foldCodePoint } from './case-fold.js';
+
+/**
+ * The keys of the text index: the 1-, 2- and 3-code-point substrings
+ * ("grams") of a product's name and description after case folding
+ * (case-fold.ts), each a number.
+ *
+ * Folded code points are numbered from 1 in the order the index first meets
+ * them (an alphabet), so that three of them pack into one exact number
+ * below 2^51: a Map keyed by numbers hashes no strings and a product's keys
+ * sort in a Float64Array. Past 2^17 - 2 distinct folded code points (only a
+ * catalogue written to exhaust it gets there), the rest share one symbol:
+ * their grams then only narrow the candidates, and queries holding it are
+ * verified like long ones.
+ */
+
+const SYMBOL_LIMIT = 2 ** 17;
+const SHARED_SYMBOL = SYMBOL_LIMIT - 1;
+/** Symbols of their own at most; the rest share SHARED_SYMBOL. */
+export const OWN_SYMBOLS = SHARED_SYMBOL - 1;
+
+/** What a query asks of the index: every product holding all these grams, and only those when `exact`. */
+export interface QueryGrams {
+  /** Distinct keys; one for a query of one to three code points. */
+  readonly keys: readonly number[];
+  /**
+   * Holding the grams is the match itself: a query of one to three code
+   * points, each with a symbol of its own. Longer queries hold every one of
+   * their grams without always being a substring, so their candidates are
+   * verified.
+   */
+  readonly exact: boolean;
+}
+
+export class TextAlphabet {
+  /** ASCII code point → symbol of its fold, 0 until numbered: the common case, without a Map lookup. */
+  readonly #ascii = new Int32Array(0x80);
+  /** Folded code point → symbol. */
+  readonly #symbols = new Map<number, number>();
+  #next = 1;
+  readonly #ownSymbols: number;
+
+  /** `ownSymbols` below OWN_SYMBOLS only in tests, so that sharing can be reached. */
+  constructor(ownSymbols = OWN_SYMBOLS) {
+    if (!Number.isInteger(ownSymbols) || ownSymbols < 1 || ownSymbols > OWN_SYMBOLS) throw new RangeError(`ownSymbols must be an integer from 1 to ${OWN_SYMBOLS}`);
+    this.#ownSymbols = ownSymbols;
+  }
+
+  /**
+   * The sorted, distinct keys of the grams of `texts` (each text on its own:
+   * no gram spans two), numbering code points not met before.
+   */
+  gramsOf(texts: readonly string[]): Float64Array {
+    let keys: Float64Array = new Float64Array(64);
+    let length = 0;
+    for (const text of texts) {
+      let previous = 0;
+      let beforePrevious = 0;
+      for (let index = 0; index < text.length; index++) {
+        const codePoint = text.codePointAt(index) ?? 0;
+        if (codePoint > 0xffff) index++;
+        const symbol = this.#symbolOf(codePoint, true);
+        if (length + 3 > keys.length) keys = grown(keys);
+        keys[length++] = symbol;
+        if (previous !== 0) keys[length++] = previous * SYMBOL_LIMIT + symbol;
+        if (beforePrevious !== 0) keys[length++] = (beforePrevious * SYMBOL_LIMIT + previous) * SYMBOL_LIMIT + symbol;
+        beforePrevious = previous;
+        previous = symbol;
+      }
+    }
+    return distinct(keys.subarray(0, length).sort());
+  }
+
+  /**
+   * The grams a query must find: one key for one to three code points, the
+   * 3-grams for more; undefined when a code point of it is in no indexed
+   * text, so that nothing can match.
+   */
+  queryGrams(text: string): QueryGrams | undefined {
+    const symbols: number[] = [];
+    for (let index = 0; index < text.length; index++) {
+      const codePoint = text.codePointAt(index) ?? 0;
+      if (codePoint > 0xffff) index++;
+      const symbol = this.#symbolOf(codePoint, false);
+      if (symbol === 0) return undefined;
+      symbols.push(symbol);
+    }
+    const exact = symbols.length <= 3 && !symbols.includes(SHARED_SYMBOL);
+    if (symbols.length <= 3) return { keys: [symbols.reduce((key, symbol) => key * SYMBOL_LIMIT + symbol, 0)], exact };
+    const keys = new Set<number>();
+    for (let end = 3; end <= symbols.length; end++) {
+      keys.add(symbols.slice(end - 3, end).reduce((key, symbol) => key * SYMBOL_LIMIT + symbol, 0));
+    }
+    return { keys: [...keys], exact };
+  }
+
+  /** The symbol of a code point, numbered when `number` is set, else 0 when none was given. */
+  #symbolOf(codePoint: number, number: boolean): number {
+    const cached = codePoint < 0x80 ? (this.#ascii[codePoint] ?? 0) : 0;
+    if (cached !== 0) return cached;
+    // An ASCII letter may share its class, and so its symbol, with a code point met before it (k and the Kelvin sign).
+    const folded = foldCodePoint(codePoint);
+    let symbol = this.#symbols.get(folded);
+    if (symbol === undefined) {
+      // Once code points share a symbol, one never met may be among them.
+      if (!number) return this.#next > this.#ownSymbols ? SHARED_SYMBOL : 0;
+      symbol = this.#numbered(folded);
+    }
+    if (codePoint < 0x80) this.#ascii[codePoint] = symbol;
+    return symbol;
+  }
+
+  #numbered(folded: number): number {
+    if (this.#next > this.#ownSymbols) return SHARED_SYMBOL;
+    const symbol = this.#next++;
+    this.#symbols.set(folded, symbol);
+    return symbol;
+  }
+}
+
+function grown(keys: Float64Array): Float64Array {
+  const bigger = new Float64Array(keys.length * 2);
+  bigger.set(keys);
+  return bigger;
+}
+
+/** The sorted keys without repeats, in place. */
+function distinct(sorted: Float64Array): Float64Array {
+  let length = 0;
+  for (let index = 0; index < sorted.length; index++) {
+    const key = sorted[index] ?? 0;
+    if (length === 0 || key !== sorted[length - 1]) sorted[length++] = key;
+  }
+  return sorted.subarray(0, length);
+}
