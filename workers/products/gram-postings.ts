@@ -41,6 +41,9 @@ export class GramPostings {
     const bits = this.#bits;
     if (bits !== undefined) return (((bits[id >>> 5] ?? 0) >>> (id & 31)) & 1) === 1;
     const ids = this.#ids ?? new Int32Array(0);
+    const last = ids[this.#count - 1] ?? -1;
+    // The newest id is last: the check an add of a new product makes.
+    if (id >= last) return id === last;
     const position = lowerBound(ids, 0, this.#count, id);
     return position < this.#count && ids[position] === id;
   }
@@ -85,21 +88,23 @@ export class GramPostings {
     this.#ids = ids;
   }
 
-  /** Every id, ascending, in a new array. */
-  ids(): Int32Array {
+  /** Writes every id, ascending, to the start of `target` (at least `count` long), and answers how many. */
+  copyInto(target: Int32Array): number {
     const bits = this.#bits;
-    if (bits === undefined) return (this.#ids ?? new Int32Array(0)).slice(0, this.#count);
-    const ids = new Int32Array(this.#count);
+    if (bits === undefined) {
+      target.set((this.#ids ?? new Int32Array(0)).subarray(0, this.#count));
+      return this.#count;
+    }
     let length = 0;
     for (let word = 0; word < bits.length; word++) {
       let rest = bits[word] ?? 0;
       while (rest !== 0) {
         const lowest = rest & -rest;
-        ids[length++] = 32 * word + 31 - Math.clz32(lowest);
+        target[length++] = 32 * word + 31 - Math.clz32(lowest);
         rest ^= lowest;
       }
     }
-    return ids;
+    return length;
   }
 
   /**
@@ -142,7 +147,7 @@ export class GramPostings {
     let capacity = FIRST_CAPACITY;
     while (capacity < this.#count) capacity *= 2;
     const list = new Int32Array(capacity);
-    list.set(this.ids());
+    this.copyInto(list);
     this.#ids = list;
     this.#bits = undefined;
   }

@@ -105,6 +105,8 @@ const COMPARISON_COST = 4;
  * sort the matches are sorted when there are few of them against the runs,
  * otherwise marked (one byte an id, as pageByMarking) and the runs read
  * until the page is full: O(m log m) against the positions a scan reads.
+ * The matches are kept in `candidates` itself, which this overwrites: an
+ * array as long as the matches would be allocated anew for every search.
  */
 export function pageOfCandidates(
   candidates: Int32Array,
@@ -116,17 +118,23 @@ export function pageOfCandidates(
   limit: number,
   marks: Uint8Array,
 ): Page {
-  const matches: number[] = [];
-  for (const id of candidates) if (filter === undefined || filter(id)) matches.push(id);
-  const total = matches.length;
+  let total = candidates.length;
+  if (filter !== undefined) {
+    total = 0;
+    for (let index = 0; index < candidates.length; index++) {
+      const id = candidates[index] ?? 0;
+      if (filter(id)) candidates[total++] = id;
+    }
+  }
+  const matches = candidates.subarray(0, total);
   const end = Math.min(total, offset + limit);
   if (offset >= end) return { ids: [], total };
-  if (sort.key === 'id') return { ids: sort.descending ? matches.slice(total - end, total - offset).reverse() : matches.slice(offset, end), total };
+  if (sort.key === 'id') return { ids: Array.from(sort.descending ? matches.subarray(total - end, total - offset).reverse() : matches.subarray(offset, end)), total };
   let scanned = 0;
   for (const run of runs) scanned += run.length;
   // The matches are spread through the runs about evenly, so the page's end is about this far in.
   scanned = Math.min(scanned, (scanned * (offset + limit)) / total);
-  if (COMPARISON_COST * total * Math.log2(total + 1) <= scanned) return { ids: matches.sort(order).slice(offset, end), total };
+  if (COMPARISON_COST * total * Math.log2(total + 1) <= scanned) return { ids: Array.from(matches.sort(order).subarray(offset, end)), total };
   for (const id of matches) marks[id] = 1;
   try {
     return pageByScanningRuns(runs, (id) => marks[id] === 1, order, offset, limit, total);

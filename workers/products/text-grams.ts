@@ -38,6 +38,8 @@ export class TextAlphabet {
   /** Folded code point → symbol. */
   readonly #symbols = new Map<number, number>();
   #next = 1;
+  /** gramKeys' buffer. */
+  #keys: Float64Array = new Float64Array(256);
   readonly #ownSymbols: number;
 
   /** `ownSymbols` below OWN_SYMBOLS only in tests, so that sharing can be reached. */
@@ -47,11 +49,13 @@ export class TextAlphabet {
   }
 
   /**
-   * The sorted, distinct keys of the grams of `texts` (each text on its own:
-   * no gram spans two), numbering code points not met before.
+   * The keys of every gram of `texts` (each text on its own: no gram spans
+   * two), repeats included, numbering code points not met before. A view
+   * of a buffer kept for the next call, which writes over it: a product's
+   * keys are read once, and a new array for each would be garbage.
    */
-  gramsOf(texts: readonly string[]): Float64Array {
-    let keys: Float64Array = new Float64Array(64);
+  gramKeys(texts: readonly string[]): Float64Array {
+    let keys = this.#keys;
     let length = 0;
     for (const text of texts) {
       let previous = 0;
@@ -60,7 +64,7 @@ export class TextAlphabet {
         const codePoint = text.codePointAt(index) ?? 0;
         if (codePoint > 0xffff) index++;
         const symbol = this.#symbolOf(codePoint, true);
-        if (length + 3 > keys.length) keys = grown(keys);
+        if (length + 3 > keys.length) keys = this.#keys = grown(keys);
         keys[length++] = symbol;
         if (previous !== 0) keys[length++] = previous * SYMBOL_LIMIT + symbol;
         if (beforePrevious !== 0) keys[length++] = (beforePrevious * SYMBOL_LIMIT + previous) * SYMBOL_LIMIT + symbol;
@@ -68,7 +72,12 @@ export class TextAlphabet {
         previous = symbol;
       }
     }
-    return distinct(keys.subarray(0, length).sort());
+    return keys.subarray(0, length);
+  }
+
+  /** The distinct keys of the grams of `texts`, ascending, in a new array (see gramKeys). */
+  distinctGramKeys(texts: readonly string[]): Float64Array {
+    return distinct(this.gramKeys(texts).slice().sort());
   }
 
   /**

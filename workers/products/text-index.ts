@@ -28,7 +28,10 @@ export interface TextQuery {
   readonly estimate: number;
   /** Holding the grams is the match (see QueryGrams.exact); otherwise candidates are verified. */
   readonly exact: boolean;
-  /** The products holding the grams, ascending ids. */
+  /**
+   * The products holding the grams, ascending ids, in the index's scratch
+   * array: valid until the next call, which writes over it.
+   */
   candidates(): Int32Array;
   /** Whether the product holds the grams: a check much cheaper than the expression, for plans led by other lists. */
   mayMatch(id: number): boolean;
@@ -49,6 +52,12 @@ export class TextIndex {
   /** Gram key → its products; a gram no product holds any more is dropped. */
   readonly #grams = new Map<number, GramPostings>();
   readonly #density: { universe: number; readonly denseFrom: number };
+  /**
+   * Where candidates are written, kept from query to query: a fresh array
+   * of a few hundred kilobytes a query would be allocated outside V8's young
+   * generation and paid for in page faults every time.
+   */
+  #scratch = new Int32Array(1024);
 
   constructor(options: TextIndexOptions = {}) {
     const denseFrom = options.denseFrom ?? DEFAULT_DENSE_FROM;
@@ -60,13 +69,18 @@ export class TextIndex {
   /** Indexes a product that is not in the index, by its texts (name and description). */
   add(id: number, texts: readonly string[]): void {
     this.#density.universe = Math.max(this.#density.universe, id + 1);
-    for (const key of this.#alphabet.gramsOf(texts)) this.#gramOf(key).add(id, this.#density);
+    // Repeated grams are skipped by the check rather than sorted out first:
+    // for the newest id it is one comparison with a list's last id.
+    for (const key of this.#alphabet.gramKeys(texts)) {
+      const gram = this.#gramOf(key);
+      if (!gram.has(id)) gram.add(id, this.#density);
+    }
   }
 
   /** Moves a product from its old texts to its new ones, touching only the grams that differ. */
   replace(id: number, oldTexts: readonly string[], newTexts: readonly string[]): void {
-    const before = this.#alphabet.gramsOf(oldTexts);
-    const after = this.#alphabet.gramsOf(newTexts);
+    const before = this.#alphabet.distinctGramKeys(oldTexts);
+    const after = this.#alphabet.distinctGramKeys(newTexts);
     let i = 0;
     let j = 0;
     while (i < before.length || j < after.length) {
@@ -87,7 +101,7 @@ export class TextIndex {
 
   /** Forgets a product, given the texts it was indexed with. */
   remove(id: number, texts: readonly string[]): void {
-    for (const key of this.#alphabet.gramsOf(texts)) this.#drop(id, key);
+    for (const key of this.#alphabet.distinctGramKeys(texts)) this.#drop(id, key);
   }
 
   /** What the index can say of a query of at least one code point. */
@@ -109,8 +123,9 @@ export class TextIndex {
       estimate: rarest.count,
       exact: grams.exact,
       candidates: () => {
-        const ids = rarest.ids();
-        let length = ids.length;
+        if (this.#scratch.length < rarest.count) this.#scratch = new Int32Array(Math.max(rarest.count, 2 * this.#scratch.length));
+        const ids = this.#scratch;
+        let length = rarest.copyInto(ids);
         for (let index = 1; index < used.length && length > 0; index++) length = used[index]?.keepHeld(ids, length) ?? length;
         return ids.subarray(0, length);
       },
