@@ -126,3 +126,13 @@ test('a gram moves between a list and a bitmap as products come and go, and keep
   index.replace(63, ['odd', ''], ['now ab', '']);
   t.deepEqual([...index.query('AB').candidates()], [62, 63, 64]);
 });
+
+test("a long query's candidates hold each of its 3-grams, the first and the last too", (t) => {
+  const index = new TextIndex();
+  index.add(1, ['xbcd', '']);
+  index.add(2, ['abc bcd', '']);
+  index.add(3, ['ABCD', '']);
+  index.add(4, ['abcx', '']);
+  t.deepEqual([...index.query('abcd').candidates()], [2, 3]);
+  t.is(index.query('abcd').estimate, 2);
+});

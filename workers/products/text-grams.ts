@@ -7,7 +7,7 @@ import { foldCodePoint } from './case-fold.js';
  *
  * Folded code points are numbered from 1 in the order the index first meets
  * them (an alphabet), so that three of them pack into one exact number
- * below 2^51: a Map keyed by numbers hashes no strings and a product's keys
+ * (keyOf): a Map keyed by numbers hashes no strings, and a product's keys
  * sort in a Float64Array. Past 2^17 - 2 distinct folded code points (only a
  * catalogue written to exhaust it gets there), the rest share one symbol:
  * their grams then only narrow the candidates, and queries holding it are
@@ -16,6 +16,9 @@ import { foldCodePoint } from './case-fold.js';
 
 const SYMBOL_LIMIT = 2 ** 17;
 const SHARED_SYMBOL = SYMBOL_LIMIT - 1;
+/** Grams of the first 1,023 symbols (most catalogues have fewer) get keys below 2^30. */
+const SMALL_SYMBOLS = 2 ** 10;
+const LARGE_KEYS = 2 ** 30;
 /** Symbols of their own at most; the rest share SHARED_SYMBOL. */
 export const OWN_SYMBOLS = SHARED_SYMBOL - 1;
 
@@ -65,9 +68,9 @@ export class TextAlphabet {
         if (codePoint > 0xffff) index++;
         const symbol = this.#symbolOf(codePoint, true);
         if (length + 3 > keys.length) keys = this.#keys = grown(keys);
-        keys[length++] = symbol;
-        if (previous !== 0) keys[length++] = previous * SYMBOL_LIMIT + symbol;
-        if (beforePrevious !== 0) keys[length++] = (beforePrevious * SYMBOL_LIMIT + previous) * SYMBOL_LIMIT + symbol;
+        keys[length++] = keyOf(0, 0, symbol);
+        if (previous !== 0) keys[length++] = keyOf(0, previous, symbol);
+        if (beforePrevious !== 0) keys[length++] = keyOf(beforePrevious, previous, symbol);
         beforePrevious = previous;
         previous = symbol;
       }
@@ -95,11 +98,9 @@ export class TextAlphabet {
       symbols.push(symbol);
     }
     const exact = symbols.length <= 3 && !symbols.includes(SHARED_SYMBOL);
-    if (symbols.length <= 3) return { keys: [symbols.reduce((key, symbol) => key * SYMBOL_LIMIT + symbol, 0)], exact };
     const keys = new Set<number>();
-    for (let end = 3; end <= symbols.length; end++) {
-      keys.add(symbols.slice(end - 3, end).reduce((key, symbol) => key * SYMBOL_LIMIT + symbol, 0));
-    }
+    if (symbols.length <= 3) keys.add(keyOf(symbols.at(-3) ?? 0, symbols.at(-2) ?? 0, symbols.at(-1) ?? 0));
+    else for (let last = 2; last < symbols.length; last++) keys.add(keyOf(symbols[last - 2] ?? 0, symbols[last - 1] ?? 0, symbols[last] ?? 0));
     return { keys: [...keys], exact };
   }
 
@@ -125,6 +126,18 @@ export class TextAlphabet {
     this.#symbols.set(folded, symbol);
     return symbol;
   }
+}
+
+/**
+ * The key of the gram of up to three symbols (0: none, for a gram of one or
+ * two). Grams of small symbols only have keys below 2^30, which V8 keeps as
+ * small integers: a Map lookup with one allocates nothing, where a larger
+ * number is boxed on the heap at every lookup (twice the time, and garbage).
+ * The others are 2^30 plus their digits in base 2^17, below 2^53: exact.
+ */
+function keyOf(first: number, second: number, third: number): number {
+  if (first < SMALL_SYMBOLS && second < SMALL_SYMBOLS && third < SMALL_SYMBOLS) return (first * SMALL_SYMBOLS + second) * SMALL_SYMBOLS + third;
+  return LARGE_KEYS + (first * SYMBOL_LIMIT + second) * SYMBOL_LIMIT + third;
 }
 
 function grown(keys: Float64Array): Float64Array {
