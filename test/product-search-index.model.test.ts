@@ -124,6 +124,14 @@ const queryArbitrary: fc.Arbitrary<SearchQuery> = fc
   // exactOptionalPropertyTypes: an absent filter is a missing key, not undefined.
   .map((fields) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as unknown as SearchQuery);
 
+/** A short text alone, a small page: the plan that reads the sort's lists with the text index's gram (type-ahead's queries). */
+const typeAheadArbitrary: fc.Arbitrary<SearchQuery> = fc.record({
+  text: fc.constantFrom('a', 'A', 'b', 'ab', 'a ', 'k', 'ς', 'É'),
+  sort: fc.constantFrom<SearchSort>('collection', 'price_asc', 'price_desc', 'name_asc', 'name_desc', 'newest', 'rating_desc'),
+  offset: fc.integer({ min: 0, max: 4 }),
+  limit: fc.integer({ min: 0, max: 3 }),
+});
+
 type Operation =
   | { readonly kind: 'create'; readonly fields: Omit<SearchableProduct, 'id'> }
   | { readonly kind: 'upsert'; readonly id: number; readonly fields: Omit<SearchableProduct, 'id'> }
@@ -141,6 +149,7 @@ const operationArbitrary: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 2, arbitrary: idArbitrary.map((id) => ({ kind: 'remove' as const, id })) },
   { weight: 3, arbitrary: fc.record({ id: idArbitrary, rating: ratingArbitrary }).map(({ id, rating }) => ({ kind: 'rate' as const, id, rating })) },
   { weight: 6, arbitrary: queryArbitrary.map((query) => ({ kind: 'search' as const, query })) },
+  { weight: 2, arbitrary: typeAheadArbitrary.map((query) => ({ kind: 'search' as const, query })) },
   {
     weight: 3,
     arbitrary: fc

@@ -206,29 +206,36 @@ export class ProductSearchIndex {
     const ranges = checks.price ? scopes.map((scope) => ({ list: scope.byPrice, ...priceRange(scope.byPrice, this.#columns, minPrice, maxPrice) })) : undefined;
     const inRange = ranges === undefined ? sum(runs, (run) => run.length) : sum(ranges, (range) => range.high - range.low);
 
-    // 2. Text whose rarest gram fewer products hold than the categories and the price range: the text index's candidates, tested.
+    // 2. Text of one to three code points and nothing else: its gram's count is the total, and the sort's
+    //    lists, read with a bit test (or a binary search) an id, give the page as fast as its matches come.
+    const onlyText = text?.exact === true && slots === undefined && !hasPriceRange && query.inStock === undefined;
+    if (onlyText && (offset + limit) * candidates < text.estimate * text.estimate) {
+      return pageByScanningRuns(runs, (id) => text.mayMatch(id), order, offset, limit, text.estimate);
+    }
+
+    // 3. Text whose rarest gram fewer products hold than the categories and the price range: the text index's candidates, tested.
     if (text !== undefined && text.estimate <= inRange) {
       const codes = slots === undefined ? undefined : new Set(slots.map((slot) => slot.code));
       const candidateFilter = filterFor(this.#columns, query, { ...checks, codes, price: hasPriceRange, gramsHeld: true });
       return pageOfCandidates(text.candidates(), candidateFilter, sort, runs, order, offset, limit, this.#marks());
     }
 
-    // 3. A narrow price range under another sort: sort what is in the range.
+    // 4. A narrow price range under another sort: sort what is in the range.
     if (ranges !== undefined && inRange * Math.log2(inRange + 2) < candidates) return pageBySortingRanges(ranges, filter, order, offset, limit);
 
-    // 4. Stock is the only filter: the sold-out counts give the total, and the scan stops at the page's end.
+    // 5. Stock is the only filter: the sold-out counts give the total, and the scan stops at the page's end.
     if (text === undefined && !hasPriceRange) {
       const soldOut = sum(scopes, (scope) => scope.soldOut);
       return pageByScanningRuns(runs, filter, order, offset, limit, query.inStock === true ? candidates - soldOut : soldOut);
     }
 
-    // 5. Text under a key sort: test it in memory order, then read the sort's lists, unless a price range narrows them.
+    // 6. Text under a key sort: test it in memory order, then read the sort's lists, unless a price range narrows them.
     if (text !== undefined && sort.key !== 'id' && sum(runs, (run) => run.length) * 5 >= candidates) {
       const markFilter = (priceInRuns ? filterFor(this.#columns, query, { ...checks, price: true }) : undefined) ?? filter;
       return pageByMarking(scopes.map((scope) => scope.byId), markFilter, runs, order, offset, limit, this.#marks());
     }
 
-    // 6. Scan the sort's lists, testing every candidate.
+    // 7. Scan the sort's lists, testing every candidate.
     return pageByScanningRuns(runs, filter, order, offset, limit, undefined);
   }
 

@@ -25,12 +25,14 @@ export interface ListRange {
 
 /**
  * Scans the runs (one per category) in the sort order and pages the
- * matches. With `knownTotal` (the sold-out counts give it) each scan stops
- * once it has `offset + limit` matches; otherwise every candidate is
- * tested, for the total.
+ * matches. With `knownTotal` (the sold-out counts give it, or a text gram's
+ * count) each scan stops once it has `offset + limit` matches, or all of
+ * them; otherwise every candidate is tested, for the total.
  */
 export function pageByScanningRuns(runs: readonly OrderedRun[], filter: Filter, order: Order, offset: number, limit: number, knownTotal: number | undefined): Page {
-  const end = offset + limit;
+  if (knownTotal !== undefined && offset >= knownTotal) return { ids: [], total: knownTotal };
+  // With the total known, a single run's scan can stop at its last match even when the page would reach past it.
+  const end = Math.min(offset + limit, knownTotal ?? Infinity);
   const stopAtEnd = knownTotal !== undefined;
   const [onlyRun] = runs;
   if (onlyRun !== undefined && runs.length === 1) {
