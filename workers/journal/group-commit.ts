@@ -8,14 +8,17 @@
  * A batch's answer leaves at once; the front holds back the answers of its
  * journaled commands until the flush that carries them is announced
  * (`flushed`), so a write is acknowledged only once it is on disk, and
- * reads are not held back by a flush. A read can see a write whose flush is
+ * reads are not held back by a flush (but for the order event streams' reads,
+ * journal-rules.ts). The orders' changes a batch made go out with it, held
+ * back the same way. A read can see a write whose flush is
  * still under way (for the length of one flush, a millisecond or so); the
  * writer's own client hears of it only once it is durable.
  */
 import type { StoreBatch, StoreCommand, StoreResult } from '../store-protocol.js';
 import { STORE_PROTOCOL_VERSION } from '../store-protocol.js';
 import type { StoreDispatch } from '../store-dispatch.js';
-import { JOURNAL_RULES } from './journal-rules.js';
+import { JOURNAL_RULES, type JournalRule } from './journal-rules.js';
+import type { PackedOrderChanges } from '../orders/order-events-protocol.js';
 import { batchEntry, flushPayload } from './journal-entries.js';
 
 /** Where the flushes go: a segment file under DATA_DIR today; the port a shared journal plugs into. */
@@ -26,10 +29,12 @@ export interface JournalAppender {
 
 export interface DurableBatch {
   readonly results: StoreResult[];
-  /** Indexes of the batch's journaled commands, whose answers wait for `durableAt`. */
+  /** Indexes of the batch's journaled commands and held reads, whose answers wait for `durableAt`. */
   readonly journaled: readonly number[];
-  /** The sequence of the batch's last journaled command; undefined when it journaled none. */
+  /** The sequence of the last command journaled by this batch or before it, when it is not yet on disk; undefined when nothing waits. */
   readonly durableAt: number | undefined;
+  /** The orders' changes the batch made: they go out when its answers do. */
+  readonly changes?: PackedOrderChanges;
 }
 
 export interface FlushObserver {
@@ -44,6 +49,8 @@ export class GroupCommit {
   readonly #appender: JournalAppender;
   readonly #observer: FlushObserver;
   #lastSeq: number;
+  /** The last command known to be on disk. */
+  #durableSeq: number;
   /** Entries recorded since the last flush began, and the first command they number. */
   #entries: string[] = [];
   #entriesFirstSeq: number;
@@ -54,6 +61,7 @@ export class GroupCommit {
     this.#dispatch = dispatch;
     this.#appender = appender;
     this.#lastSeq = lastSeq;
+    this.#durableSeq = lastSeq;
     this.#entriesFirstSeq = lastSeq + 1;
     this.#observer = observer;
   }
@@ -76,31 +84,38 @@ export class GroupCommit {
     const dispatch = this.#dispatch;
     dispatch.clock.set(atMs);
     const results: StoreResult[] = [];
-    const journaled: number[] = [];
+    const held: number[] = [];
     const texts: string[] = [];
     for (let index = 0; index < commands.length; index++) {
       const command = commands[index] as StoreCommand;
-      const record = this.#records(command);
+      const rule = this.#ruleOf(command);
       const result = dispatch.execute(command);
       results.push(result);
+      if (rule === 'held-read') held.push(index);
       // A replayed answer came from memory: nothing ran, nothing to record.
-      if (record && result.kind !== 'replayed') {
-        journaled.push(index);
+      else if (rule === 'write' && result.kind !== 'replayed') {
+        held.push(index);
         texts.push(JSON.stringify(command));
       }
     }
-    if (texts.length === 0) return { results, journaled, durableAt: undefined };
-    this.#entries.push(batchEntry(atMs, this.#lastSeq + 1, texts));
-    this.#lastSeq += texts.length;
-    if (!this.#flushing) this.#flush();
-    return { results, journaled, durableAt: this.#lastSeq };
+    const changes = dispatch.takeOrderChanges();
+    if (texts.length > 0) {
+      this.#entries.push(batchEntry(atMs, this.#lastSeq + 1, texts));
+      this.#lastSeq += texts.length;
+      if (!this.#flushing) this.#flush();
+    }
+    // Writes, held reads and changes wait for the last write recorded, unless it is on disk already.
+    const waits = this.#lastSeq > this.#durableSeq && (held.length > 0 || changes !== undefined);
+    const answer = { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined };
+    return changes === undefined ? answer : { ...answer, changes };
   }
 
-  #records(command: StoreCommand): boolean {
+  /** The command's rule, the clock's tick decided now (before it runs: whether anything is due). */
+  #ruleOf(command: StoreCommand): JournalRule {
     const rule = Object.hasOwn(JOURNAL_RULES, command.kind) ? JOURNAL_RULES[command.kind] : 'read';
-    if (rule !== 'write-if-due') return rule === 'write';
+    if (rule !== 'write-if-due') return rule;
     const { parts } = this.#dispatch;
-    return parts.mode === 'marketplace' && command.kind === 'orders.expire' && parts.orders.hasDue(command.now);
+    return parts.mode === 'marketplace' && command.kind === 'orders.expire' && parts.orders.hasDue(command.now) ? 'write' : 'read';
   }
 
   #flush(): void {
@@ -114,6 +129,7 @@ export class GroupCommit {
     this.#appender.append(flushPayload(entries), firstSeq).then(
       (bytes) => {
         this.#flushing = false;
+        this.#durableSeq = lastSeq;
         this.#observer.flushed(lastSeq, lastSeq - firstSeq + 1, bytes, (performance.now() - startedAt) / 1000);
         if (this.#entries.length > 0) this.#flush();
       },
