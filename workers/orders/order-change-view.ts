@@ -37,11 +37,12 @@ const lastChangeOf = (log: OrderChangeLog, orderId: number, history: readonly Hi
 export function orderEvents(table: OrderTable, log: OrderChangeLog, orderId: number, after: number | null, currency: string): OrderEvents {
   const history = table.history(orderId);
   const lastChange = lastChangeOf(log, orderId, history);
-  const final = isFinalStatus(table.status(orderId)) ? ({ final: true } as const) : {};
-  if (after === null || after > log.last) return { order: orderJson(table, orderId, currency), lastChange, changes: [], ...final };
+  const status = table.status(orderId);
+  const now = isFinalStatus(status) ? ({ status, final: true } as const) : { status };
+  if (after === null || after > log.last) return { order: orderJson(table, orderId, currency), lastChange, changes: [], ...now };
   const changes: OrderChangeSlot[] = [];
   pushChanges(changes, table, log, orderId, history, after);
-  return { lastChange, changes, ...final };
+  return { lastChange, changes, ...now };
 }
 
 /**

@@ -40,6 +40,8 @@ export interface OrderEvents {
   readonly lastChange: number;
   /** The changes after the id asked for, as they were when each was made (the same slots the live changes carry). */
   readonly changes: PackedOrderChanges;
+  /** orders.events: the order's status now. */
+  readonly status?: string;
   /** orders.events: the order is delivered or cancelled and will change no more. */
   readonly final?: true;
   /** orders.changes: the id is further behind than the limit, or one this store never gave; nothing is sent but the last change. */
