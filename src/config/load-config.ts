@@ -57,7 +57,7 @@ export interface ServiceConfig {
 export interface EventStreamLimits {
   /** A comment line on an idle stream this often, so that proxies keep it open. */
   readonly heartbeatMs: number;
-  /** Streams open at once on this instance; past it, 503 with Retry-After. */
+  /** Streams open at once on this instance (by default half of MAX_CONNECTIONS); past it, 503 with Retry-After. */
   readonly maxStreams: number;
   /** Streams one customer may have open at once; past it, 429 with Retry-After. */
   readonly maxPerCustomer: number;
@@ -202,9 +202,9 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
 const KIB = 1024;
 
 function eventStreamSettings(setting: SettingLookup): EventStreamLimits {
-  const maxStreams = integerSetting('EVENT_STREAMS_MAX', setting('EVENT_STREAMS_MAX'), 5000, 1, 1_000_000);
+  // Streams hold their connections: as many as MAX_CONNECTIONS would leave none for a request. By default, half of them.
   const maxConnections = integerSetting('MAX_CONNECTIONS', setting('MAX_CONNECTIONS'), 10_000, 0, 1_000_000);
-  // Streams hold their connections: as many as MAX_CONNECTIONS would leave none for a request.
+  const maxStreams = integerSetting('EVENT_STREAMS_MAX', setting('EVENT_STREAMS_MAX'), maxConnections === 0 ? 5000 : Math.floor(maxConnections / 2), 1, 1_000_000);
   if (maxConnections > 0 && maxStreams >= maxConnections) throw new ConfigError(`EVENT_STREAMS_MAX (${maxStreams}) must be below MAX_CONNECTIONS (${maxConnections}): each stream holds a connection`);
   return {
     heartbeatMs: integerSetting('EVENT_HEARTBEAT', setting('EVENT_HEARTBEAT'), 15, 1, HOUR_SECONDS) * 1000,
