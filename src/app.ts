@@ -52,6 +52,8 @@ import { paymentRoutes } from './payments/payment-routes.js';
 import type { CardProcessor } from './payments/card-processor.js';
 import { SimulatedCardProcessor } from './payments/simulated-card-processor.js';
 import { OPENAPI_ERRORS } from './openapi/openapi-errors.js';
+import { ORDER_EVENT_ERRORS } from './order-events/order-event-errors.js';
+import { createOrderEvents, type OrderEvents } from './order-events/order-events.js';
 import { apiReference } from './openapi/openapi-routes.js';
 
 export interface AppParts {
@@ -65,6 +67,8 @@ export interface AppParts {
   readonly cardProcessor?: CardProcessor;
   /** The idempotency fingerprints' key kept under DATA_DIR; random per start without one. */
   readonly claimSecret?: Buffer;
+  /** The order event streams, fed by the store client and drained on a stop (service.ts); made here, unfed, when absent. */
+  readonly orderEvents?: OrderEvents;
 }
 
 /** Every domain's error table; a code declared twice stops start-up. */
@@ -84,6 +88,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
     IDEMPOTENCY_ERRORS,
     PAYMENT_ERRORS,
     OPENAPI_ERRORS,
+    ORDER_EVENT_ERRORS,
   ]);
 }
 
@@ -92,7 +97,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
  * its guard, run by one runner. Throws ConfigError when the protection
  * settings are wrong or PROTECT names a route that does not exist.
  */
-export function createApp({ config, store, log, drain, metrics, cardProcessor = new SimulatedCardProcessor(), claimSecret }: AppParts): RouterListener {
+export function createApp({ config, store, log, drain, metrics, cardProcessor = new SimulatedCardProcessor(), claimSecret, orderEvents }: AppParts): RouterListener {
   const auth = loadAuthConfig(config.auth, { marketplace: config.marketplace });
   const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds, { roles: config.marketplace });
   const gate = new HashGate({ concurrency: auth.hashConcurrency, queueLimit: auth.hashQueueLimit });
@@ -105,8 +110,11 @@ export function createApp({ config, store, log, drain, metrics, cardProcessor = 
   const loginPasswords = config.marketplace ? passwordCheck(firstOf(auth.users, customerDirectory(store)), scryptDecoy(config.auth.hashCost)) : passwordCheck();
   const registration = { gate, throttle: new RegisterThrottle({ maxPerHour: config.auth.registerMaxPerHour }), accountNames: auth.users, dispatch, hashCost: config.auth.hashCost };
   // Off, the service is sections 1 to 6 exactly; on, section 7's routes join and /products is the shop's.
-  const shop = [...catalogRoutes, ...reviewRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes, ...cartRoutes, ...orderRoutes, ...adminOrderRoutes, ...paymentRoutes({ store, processor: cardProcessor, log })];
-  const marketplace = config.marketplace ? shop : [...productRoutes];
+  const shop = () => {
+    const events = orderEvents ?? createOrderEvents({ store, log, limits: config.eventStreams });
+    return [...catalogRoutes, ...reviewRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes, ...cartRoutes, ...orderRoutes, ...adminOrderRoutes, ...events.routes, ...paymentRoutes({ store, processor: cardProcessor, log })];
+  };
+  const marketplace = config.marketplace ? shop() : [...productRoutes];
   const observability = metrics === undefined ? [] : metricsRoutes(metrics.registry);
   const reference = config.openapi ? apiReference({ basePath: config.basePath, docs: config.docs }) : undefined;
   const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: loginPasswords, tokens }), ...healthRoutes, ...observability, ...(reference?.routes ?? [])];

@@ -8,6 +8,7 @@ import { createApp } from './app.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { closeGracefully, createServer, listen } from './http/server.js';
 import { startOrderClock } from './orders/order-clock.js';
+import { createOrderEvents } from './order-events/order-events.js';
 import type { CardProcessor } from './payments/card-processor.js';
 import type { RecoverySummary } from '../workers/store-protocol.js';
 
@@ -56,7 +57,10 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   const drain = { draining: false };
   // Unpaid orders expire in the shop only.
   const clock = config.marketplace ? startOrderClock(store, log) : undefined;
-  const metrics = config.metrics ? createServiceMetrics(store, dataDir === undefined ? undefined : { recovery }) : undefined;
+  // Orders change in the shop only; the store's changes reach the streams when they may be given out.
+  const orderEvents = config.marketplace ? createOrderEvents({ store, log, limits: config.eventStreams }) : undefined;
+  if (orderEvents !== undefined) store.observeOrderChanges(orderEvents.publish);
+  const metrics = config.metrics ? createServiceMetrics(store, dataDir === undefined ? undefined : { recovery }, orderEvents?.stats) : undefined;
   channel.listen((notice) => {
     metrics?.journal?.(notice);
     if (notice.notice !== 'journal-failed') return;
@@ -73,6 +77,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       ...(metrics === undefined ? {} : { metrics }),
       ...(options.cardProcessor === undefined ? {} : { cardProcessor: options.cardProcessor }),
       ...(dataDir === undefined ? {} : { claimSecret: dataDir.claimSecret }),
+      ...(orderEvents === undefined ? {} : { orderEvents }),
     });
     const server = createServer(config, app);
     const url = await listen(server, config);
@@ -82,6 +87,8 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       async stop() {
         stopping = true;
         clock?.stop();
+        // Streams never finish by themselves: each ends now with a last `retry:`, within the drain.
+        orderEvents?.drain();
         await closeGracefully(server, drain, config.connections.shutdownGraceMs);
         await store.whenIdle();
         channel.close();

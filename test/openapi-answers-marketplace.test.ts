@@ -11,6 +11,7 @@ import { bearerAuth } from './helpers/auth-api.js';
 import { adminBearer, adminKey, newCustomer, shopService } from './helpers/people-api.js';
 import { HOME } from './helpers/order-api.js';
 import { AnswerChecker, documentOf, requester, unseenSuccesses } from './helpers/openapi.js';
+import { openEvents } from './helpers/event-stream-client.js';
 
 const CARD = { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' };
 const DECLINED = { ...CARD, number: '4000000000000002' };
@@ -128,6 +129,23 @@ test('every operation of the marketplace answers as documented', async (t) => {
   await hit(200, 'PATCH', '/orders/{orderId}', `/orders/${paid}`, { json: { status: 'shipped', trackingNumber: 'TRACK-1' } }, adminKey);
   await hit(409, 'PATCH', '/orders/{orderId}', `/orders/${cancelled}`, { json: { status: 'delivered' } }, adminKey);
   await hit(404, 'PATCH', '/orders/{orderId}', '/orders/99999', { json: { status: 'delivered' } }, adminKey);
+
+  // Event streams: a cancelled order's stream sends the order and its end, and ends; resuming past its last change is 204.
+  const orderEvents = '/users/{userId}/orders/{orderId}/events';
+  const ended = await hit(200, 'GET', orderEvents, `/users/me/orders/${cancelled}/events`, undefined, me);
+  t.is(ended.headers.get('content-type'), 'text/event-stream');
+  const lastChange = /^id: (\d+)$/m.exec(ended.text)?.[1] ?? '';
+  await hit(204, 'GET', orderEvents, `/users/me/orders/${cancelled}/events`, undefined, { ...me, 'last-event-id': lastChange });
+  await hit(404, 'GET', orderEvents, '/users/me/orders/99999/events', undefined, me);
+  await hit(400, 'GET', orderEvents, `/users/me/orders/${cancelled}/events?lastEventId=x`, undefined, me);
+  await hit(403, 'GET', orderEvents, `/users/${other.user.id}/orders/${cancelled}/events`, undefined, me);
+  // The administrators' stream never ends by itself: its head and first event are checked, then it is closed.
+  const all = await openEvents(service, '/orders/events', adminKey);
+  await all.waitForEvents(1);
+  all.close();
+  checker.check(t, 'GET', '/orders/events', { status: all.status, headers: new Headers({ 'content-type': String(all.headers['content-type']) }), text: all.raw(), body: undefined });
+  await hit(403, 'GET', '/orders/events', '/orders/events', undefined, me);
+  await hit(400, 'GET', '/orders/events', '/orders/events?lastEventId=-1', undefined, adminKey);
 
   // Reviews: the customer bought the product.
   const reviews = `/products/${productId}/reviews`;

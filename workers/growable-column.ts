@@ -5,7 +5,7 @@
  * the garbage collector's work independent of how many there are.
  */
 
-type NumberArray = Int32Array | Uint8Array | Uint16Array | Float64Array;
+type NumberArray = Int32Array | Uint8Array | Uint16Array | Uint32Array | Float64Array;
 
 interface ArrayKind<A extends NumberArray> {
   new (length: number): A;

@@ -1,4 +1,5 @@
 import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreResult, type StoreWorkerData } from './store-protocol.js';
+import type { PackedOrderChanges } from './orders/order-events-protocol.js';
 import { StoreClock } from './store-clock.js';
 import { createStoreParts, handlerOf, handlersOf, type ModeHandlers, type StoreParts, type StoreSeams } from './store-parts.js';
 
@@ -37,6 +38,20 @@ export class StoreDispatch {
   executeSafely(command: StoreCommand, atMs = Date.now()): StoreResult {
     this.clock.set(atMs);
     return this.execute(command);
+  }
+
+  /**
+   * From now on, the orders' changes are kept for takeOrderChanges (the
+   * worker turns this on once recovery has replayed the journal: nobody
+   * listens to a replay).
+   */
+  followOrderChanges(): void {
+    if (this.parts.mode === 'marketplace') this.parts.orders.changes.follow();
+  }
+
+  /** The orders' changes made since the last call (the order events), to go out with the batch's answer; undefined when none. */
+  takeOrderChanges(): PackedOrderChanges | undefined {
+    return this.parts.mode === 'marketplace' ? this.parts.orders.changes.take() : undefined;
   }
 
   /** One command at the time the clock already holds (the journal sets it per batch). */

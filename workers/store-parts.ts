@@ -28,6 +28,7 @@ import { Carts } from './carts/carts.js';
 import { cartCommands } from './carts/cart-commands.js';
 import { OrderStore } from './orders/order-store.js';
 import { orderCommands } from './orders/order-commands.js';
+import { orderEventCommands } from './orders/order-event-commands.js';
 import type { OrderPayments } from './orders/order-ports.js';
 import { IdempotencyKeys } from './idempotency/idempotency-keys.js';
 import { idempotencyCommands } from './idempotency/idempotency-commands.js';
@@ -117,6 +118,7 @@ export function handlersOf(parts: StoreParts, currency: string): ModeHandlers {
     ...wishlistCommands(wishLists, users, catalog),
     ...cartCommands(carts, users, catalog, currency),
     ...orderCommands(orders, users),
+    ...orderEventCommands(orders, users),
     ...paymentCommands(payments, keys),
     ...produkteCommands(parts.produkte),
   };

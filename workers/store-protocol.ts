@@ -24,11 +24,12 @@ import type { AddressCommand } from './addresses/address-protocol.js';
 import type { WishlistCommand } from './wishlists/wishlist-protocol.js';
 import type { CartCommand } from './carts/cart-protocol.js';
 import type { OrderCommand } from './orders/order-protocol.js';
+import type { OrderEventCommand, OrderEvents, PackedOrderChanges } from './orders/order-events-protocol.js';
 import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-protocol.js';
 import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 7;
+export const STORE_PROTOCOL_VERSION = 8;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =
@@ -41,6 +42,7 @@ export type StoreCommand =
   | WishlistCommand
   | CartCommand
   | OrderCommand
+  | OrderEventCommand
   | PaymentCommand
   | IdempotentRun<StoreCommand>;
 
@@ -83,18 +85,31 @@ export const PACKED_EMPTY = 1;
 export type PackedResults = (StoreBody | typeof PACKED_OTHER | typeof PACKED_EMPTY | StoreResult | string | undefined)[];
 
 /**
- * A batch's answer when a journal (DATA_DIR) recorded some of its commands:
- * the answers of those commands (their indexes in `journaled`) may be
- * given out only once a `flushed` notice reaches `durableAt`; the others at once.
+ * A batch's answer when its commands changed orders, without a journal: the
+ * changes (the order events) go out with the results, at once.
+ */
+export interface ChangesAnswer {
+  readonly packed: PackedResults;
+  readonly changes: PackedOrderChanges;
+}
+
+/**
+ * A batch's answer when a journal (DATA_DIR) recorded some of its commands,
+ * or holds some of its reads: the answers of those commands (their indexes
+ * in `journaled`) may be given out only once a `flushed` notice reaches
+ * `durableAt`; the others at once. The orders' changes the batch made
+ * (`changes`) wait for the same notice: no client hears of a change that a
+ * crash could take back.
  */
 export interface DurableAnswer {
   readonly packed: PackedResults;
   readonly journaled: readonly number[];
   readonly durableAt: number;
+  readonly changes?: PackedOrderChanges;
 }
 
-/** The worker's answer to one batch on the port: its packed results, or why it could not read the batch. */
-export type StoreBatchAnswer = PackedResults | DurableAnswer | { readonly unreadable: string };
+/** The worker's answer to one batch on the port: its packed results (and the changes they made), or why it could not read the batch. */
+export type StoreBatchAnswer = PackedResults | ChangesAnswer | DurableAnswer | { readonly unreadable: string };
 
 /** What the worker says on the port between answers, about its journal. */
 export type StoreNotice =
@@ -162,6 +177,8 @@ export type StoreResult =
   | { readonly kind: 'replayed'; readonly answer: RememberedAnswer }
   /** A charge began (payments.begin): what the front asks the card processor for, never an HTTP body. */
   | { readonly kind: 'charging'; readonly charge: ChargeStarted }
+  /** Where an order event stream starts or resumes (orders.events, orders.changes): for the stream, never an HTTP body. */
+  | { readonly kind: 'order-events'; readonly events: OrderEvents }
   /** The command threw inside the worker; the store is unchanged by it. */
   | { readonly kind: 'failed'; readonly reason: string };
 

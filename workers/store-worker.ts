@@ -5,7 +5,8 @@
  * thread answers the batches one after the other, each command running to
  * completion before the next begins: that is what serialises mutations.
  * With DATA_DIR, the task first recovers the store from its journal, and
- * every batch goes through the group commit (workers/journal/).
+ * every batch goes through the group commit (workers/journal/). The orders'
+ * changes a batch made travel with its answer (the order event streams).
  */
 import { workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
@@ -49,9 +50,15 @@ function commandsOf(posted: unknown): { protocol: unknown; commands: unknown } {
 
 function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAnswer {
   try {
-    if (journal === undefined) return pack(store.runBatch(commandsOf(posted)));
-    const { results, journaled, durableAt } = journal.runBatch(commandsOf(posted));
-    return durableAt === undefined ? pack(results) : { packed: pack(results), journaled, durableAt };
+    if (journal === undefined) {
+      const packed = pack(store.runBatch(commandsOf(posted)));
+      const changes = store.takeOrderChanges();
+      return changes === undefined ? packed : { packed, changes };
+    }
+    const { results, journaled, durableAt, changes } = journal.runBatch(commandsOf(posted));
+    const packed = pack(results);
+    if (durableAt !== undefined) return changes === undefined ? { packed, journaled, durableAt } : { packed, journaled, durableAt, changes };
+    return changes === undefined ? packed : { packed, changes };
   } catch (error) {
     // Only a batch the worker cannot read throws here (each command's own failure is its result).
     return { unreadable: error instanceof Error ? error.message : String(error) };
@@ -84,6 +91,8 @@ export default function connectStore(connect: unknown): StoreStarted {
       throw error;
     }
   }
+  // Recovery is over: from now on the orders' changes go out with each answer (the order events).
+  store.followOrderChanges();
   port.on('message', (batch: unknown) => {
     port.postMessage(answer(batch, journal));
   });

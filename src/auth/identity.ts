@@ -20,10 +20,13 @@ export type Customer = Extract<Identity, { role: 'customer' }>;
  * How PROTECT applies to a route. `open`: never protected (/login, /health).
  * `bearer-always`: a Bearer token is needed whatever PROTECT says (the
  * marketplace's per-user routes, which must know whose data they touch); an
- * administrator's `x-api-key` is accepted too.
+ * administrator's `x-api-key` is accepted too. `bearer-always-or-query`: the
+ * same, and a request with neither header may give the token as the query
+ * parameter `access_token` (RFC 6750, section 2.3): a browser's EventSource
+ * cannot send headers (the order event streams).
  * Absent: as PROTECT and the built-in defaults say.
  */
-export type RouteProtection = 'open' | 'bearer-always';
+export type RouteProtection = 'open' | 'bearer-always' | 'bearer-always-or-query';
 
 /**
  * A route of this service: the HTTP declaration, with the caller an Identity.

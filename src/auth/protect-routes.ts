@@ -4,7 +4,7 @@ import type { AuthConfig } from './auth-config.js';
 import type { TokenService } from './tokens.js';
 import type { PasswordCheck } from './password-check.js';
 import type { Identity, ServiceRoute } from './identity.js';
-import { requireAdmin, requireApiKey, requireBasic, requireBearer, requireBearerOrApiKey, type GuardKind } from './schemes.js';
+import { requireAdmin, requireApiKey, requireBasic, requireBearer, requireBearerOrApiKey, requireBearerOrApiKeyOrQueryToken, type GuardKind } from './schemes.js';
 import { defaultRules, schemeFor } from './protection-rules.js';
 
 export interface Credentials {
@@ -39,6 +39,7 @@ export function protectRoutes<Command>(
     bearer: requireBearer(credentials.tokens),
     admin: requireAdmin(auth.apiKeys, credentials.tokens),
     personal: requireBearerOrApiKey(auth.apiKeys, credentials.tokens),
+    'personal-or-query': requireBearerOrApiKeyOrQueryToken(auth.apiKeys, credentials.tokens),
   };
   return routes.map((definition) => {
     const kind = guardKindOf(definition, auth);
@@ -49,6 +50,7 @@ export function protectRoutes<Command>(
 /** The guard a route gets from its fixed protection, PROTECT and the defaults; the API reference documents the same. */
 export function guardKindOf(route: Pick<ServiceRoute<unknown>, 'method' | 'path' | 'protection'>, auth: Pick<AuthConfig, 'rules' | 'marketplace'>): GuardKind {
   if (route.protection === 'bearer-always') return 'personal';
+  if (route.protection === 'bearer-always-or-query') return 'personal-or-query';
   if (route.protection === 'open') return 'none';
   return schemeFor(auth.rules, route.method, route.path, defaultRules(auth.marketplace));
 }

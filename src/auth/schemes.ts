@@ -93,8 +93,31 @@ export function requireBearerOrApiKey(keys: ApiKeyRing, tokens: TokenService): G
 }
 
 /**
+ * The guard of `bearer-always-or-query` routes (the event streams): as
+ * requireBearerOrApiKey, and a request with neither an Authorization header
+ * nor `x-api-key` may carry its token as `access_token` in the query, since
+ * a browser's EventSource cannot set headers. A header always wins; the
+ * query is never logged (the access log has the route template only).
+ */
+export function requireBearerOrApiKeyOrQueryToken(keys: ApiKeyRing, tokens: TokenService): Guard<Identity> {
+  const guard = requireBearerOrApiKey(keys, tokens);
+  return (req) => {
+    if (req.headers.authorization !== undefined || req.headers['x-api-key'] !== undefined) return guard(req);
+    const question = req.url?.indexOf('?') ?? -1;
+    const given = question === -1 ? [] : new URLSearchParams(req.url?.slice(question + 1)).getAll(QUERY_TOKEN);
+    if (given.length === 0) return refuse('TOKEN_REQUIRED');
+    const identity = given.length === 1 ? tokens.verify(given[0] ?? '') : undefined;
+    return identity === undefined ? refuse('TOKEN_INVALID') : { caller: identity };
+  };
+}
+
+/** The query parameter of requireBearerOrApiKeyOrQueryToken (RFC 6750's name). */
+export const QUERY_TOKEN = 'access_token';
+
+/**
  * What each guard can refuse with, for the API reference: `personal` is the
- * guard of `bearer-always` routes (requireBearerOrApiKey).
+ * guard of `bearer-always` routes (requireBearerOrApiKey), `personal-or-query`
+ * of `bearer-always-or-query` routes.
  */
 export const GUARD_REFUSALS = {
   basic: ['BASIC_REQUIRED', 'BASIC_INVALID', 'LOGIN_THROTTLED', 'HASHING_BUSY'],
@@ -102,6 +125,7 @@ export const GUARD_REFUSALS = {
   bearer: ['TOKEN_REQUIRED', 'TOKEN_INVALID'],
   admin: ['API_KEY_INVALID', 'TOKEN_REQUIRED', 'TOKEN_INVALID', 'ADMIN_REQUIRED'],
   personal: ['API_KEY_INVALID', 'TOKEN_REQUIRED', 'TOKEN_INVALID'],
+  'personal-or-query': ['API_KEY_INVALID', 'TOKEN_REQUIRED', 'TOKEN_INVALID'],
 } as const satisfies Readonly<Record<string, readonly AuthErrorCode[]>>;
 
 /** Which guard a route gets: none, one of PROTECT's schemes, or the per-user routes' own. */

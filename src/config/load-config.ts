@@ -49,6 +49,20 @@ export interface ServiceConfig {
   readonly auth: AuthSettings;
   /** DATA_DIR, an absolute path: the store's journal and snapshots; undefined keeps everything in memory. */
   readonly dataDir: string | undefined;
+  /** The order event streams (marketplace). */
+  readonly eventStreams: EventStreamLimits;
+}
+
+/** The order event streams' heartbeat and limits (issue 18). */
+export interface EventStreamLimits {
+  /** A comment line on an idle stream this often, so that proxies keep it open. */
+  readonly heartbeatMs: number;
+  /** Streams open at once on this instance (by default half of MAX_CONNECTIONS); past it, 503 with Retry-After. */
+  readonly maxStreams: number;
+  /** Streams one customer may have open at once; past it, 429 with Retry-After. */
+  readonly maxPerCustomer: number;
+  /** Bytes that may wait in the process for one client; past it, the client (which does not read) is cut. */
+  readonly bufferBytes: number;
 }
 
 /** How long a client may take, and how many may be connected: chosen for a JSON API, not Node's defaults. */
@@ -181,6 +195,23 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     connections: connectionSettings(setting),
     auth: authSettings(setting),
     dataDir: dataDirSetting(setting('DATA_DIR')),
+    eventStreams: eventStreamSettings(setting),
+  };
+}
+
+const KIB = 1024;
+
+function eventStreamSettings(setting: SettingLookup): EventStreamLimits {
+  // Streams hold their connections: as many as MAX_CONNECTIONS would leave none for a request. By default, half of them.
+  const maxConnections = integerSetting('MAX_CONNECTIONS', setting('MAX_CONNECTIONS'), 10_000, 0, 1_000_000);
+  const maxStreams = integerSetting('EVENT_STREAMS_MAX', setting('EVENT_STREAMS_MAX'), maxConnections === 0 ? 5000 : Math.floor(maxConnections / 2), 1, 1_000_000);
+  if (maxConnections > 0 && maxStreams >= maxConnections) throw new ConfigError(`EVENT_STREAMS_MAX (${maxStreams}) must be below MAX_CONNECTIONS (${maxConnections}): each stream holds a connection`);
+  return {
+    heartbeatMs: integerSetting('EVENT_HEARTBEAT', setting('EVENT_HEARTBEAT'), 15, 1, HOUR_SECONDS) * 1000,
+    maxStreams,
+    maxPerCustomer: integerSetting('EVENT_STREAMS_PER_CUSTOMER', setting('EVENT_STREAMS_PER_CUSTOMER'), 10, 1, 10_000),
+    // At least 64 KiB: a resuming administrator's backlog (at most 1,000 events) is written at once.
+    bufferBytes: integerSetting('EVENT_STREAM_BUFFER', setting('EVENT_STREAM_BUFFER'), 1024 * KIB, 64 * KIB, ONE_GIB),
   };
 }
 

@@ -38,6 +38,10 @@ const HELP: Readonly<Record<SettingName, readonly [defaultValue: string, meaning
   HASH_QUEUE_LIMIT: ['32', 'password checks that may wait for a hash; past it, 503'],
   PASSWORD_HASH_COST: ['14', "scrypt's cost (log2 N, 10 to 20) for customers' passwords"],
   REGISTER_MAX_PER_HOUR: ['20', 'registrations per address in an hour before 429; 0 off'],
+  EVENT_HEARTBEAT: ['15', 'seconds between heartbeat comments on an idle order event stream'],
+  EVENT_STREAMS_MAX: ['half of MAX_CONNECTIONS', 'order event streams open at once; past it, 503'],
+  EVENT_STREAMS_PER_CUSTOMER: ['10', 'order event streams one customer may have open; past it, 429'],
+  EVENT_STREAM_BUFFER: ['1048576', "bytes waiting for one stream's client before it is cut"],
   DATA_DIR: ['none (in memory)', 'folder for the durable journal and snapshots; acknowledged writes survive a crash'],
 };
 

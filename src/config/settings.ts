@@ -40,6 +40,10 @@ export const SETTING_NAMES = [
   'PASSWORD_HASH_COST',
   'REGISTER_MAX_PER_HOUR',
   'DATA_DIR',
+  'EVENT_HEARTBEAT',
+  'EVENT_STREAMS_MAX',
+  'EVENT_STREAMS_PER_CUSTOMER',
+  'EVENT_STREAM_BUFFER',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

@@ -12,7 +12,8 @@ import type { CorsOrigins } from '../config/load-config.js';
  */
 
 const EXPOSED = 'X-Total-Count, Link, ETag, X-Request-Id, Idempotent-Replayed';
-const ALLOWED_REQUEST_HEADERS = 'Content-Type, Authorization, X-Api-Key, If-Match, If-None-Match, Idempotency-Key, X-Request-Id';
+// Last-Event-ID: an event-stream client built on fetch sets it when it resumes (a browser's EventSource sends it without a preflight).
+const ALLOWED_REQUEST_HEADERS = 'Content-Type, Authorization, X-Api-Key, If-Match, If-None-Match, Idempotency-Key, X-Request-Id, Last-Event-ID';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 export interface Cors {

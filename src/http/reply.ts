@@ -4,6 +4,8 @@
  * one place.
  */
 
+import type { EventStream, EventStreamOptions } from './event-stream.js';
+
 /** Extra headers as a flat list: name, value, name, value... */
 export type HeaderList = readonly string[];
 
@@ -16,7 +18,13 @@ export type Reply =
   | { readonly kind: 'text'; readonly status: number; readonly contentType: string; readonly body: string; readonly headers?: HeaderList }
   | { readonly kind: 'empty'; readonly status: number; readonly headers?: HeaderList }
   /** An entry of the error tables; `message` replaces the table's wording (a parser or validation message). */
-  | { readonly kind: 'error'; readonly code: string; readonly message?: string; readonly headers?: HeaderList };
+  | { readonly kind: 'error'; readonly code: string; readonly message?: string; readonly headers?: HeaderList }
+  /**
+   * A Server-Sent Events stream (event-stream.ts): 200 `text/event-stream`,
+   * after which the writer hands the stream to `open`, which writes events
+   * until it ends it. Every check of the route ran before, as for any reply.
+   */
+  | { readonly kind: 'event-stream'; readonly options: EventStreamOptions; readonly open: (stream: EventStream) => void };
 
 export type ErrorReply = Extract<Reply, { kind: 'error' }>;
 

@@ -4,6 +4,7 @@ import type { HttpErrorTable } from './http-errors.js';
 import type { DrainState } from './drain.js';
 import type { AnsweredHook, Exchange } from './exchange.js';
 import type { HeaderList, JsonBody, Reply } from './reply.js';
+import { EventStream } from './event-stream.js';
 
 /**
  * Writing responses: the one place every answer passes. Headers go in the
@@ -13,6 +14,12 @@ import type { HeaderList, JsonBody, Reply } from './reply.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
+/**
+ * An event stream's own headers: never cached (it is someone's order), not
+ * buffered by a proxy such as nginx (`X-Accel-Buffering`), and no length: it
+ * is chunked until it ends.
+ */
+const EVENT_STREAM_HEADERS = ['content-type', 'text/event-stream', 'cache-control', 'no-store', 'x-accel-buffering', 'no'];
 
 /**
  * The header list of one answer, built once in writeHead's flat form: its
@@ -83,6 +90,7 @@ export function createReplyWriter({ errors, drain, answered }: ReplyWriterParts)
   }
 
   const statusOf = (reply: Reply): number => {
+    if (reply.kind === 'event-stream') return 200;
     if (reply.kind !== 'error') return reply.status;
     const error = prepared.get(reply.code);
     if (error === undefined) throw new Error(`no error table declares ${reply.code}`);
@@ -108,6 +116,13 @@ export function createReplyWriter({ errors, drain, answered }: ReplyWriterParts)
         writeBody(res, status, error.type, reply.message === undefined ? error.body : error.render(reply.message), exchange, error.headers, reply.headers);
         break;
       }
+      case 'event-stream':
+        // Its connection ends with it: a stream is long, and a reconnection is rare enough to pay for a new one.
+        res.shouldKeepAlive = false;
+        res.writeHead(status, headerList(EVENT_STREAM_HEADERS, exchange, NO_HEADERS, undefined));
+        answered?.(exchange, status);
+        reply.open(new EventStream(res, reply.options));
+        return;
     }
     answered?.(exchange, status);
   };

@@ -3,13 +3,14 @@ import type { AnsweredHook } from '../http/exchange.js';
 import type { BatchingStoreClient } from '../store/store-client.js';
 import type { RecoverySummary, StoreNotice } from '../../workers/store-protocol.js';
 import { journalMetrics } from './journal-metrics.js';
+import { eventStreamMetrics, type EventStreamCounts } from './event-stream-metrics.js';
 import { RequestTally, TalliedLatency } from './request-tally.js';
 
 /**
  * What Prometheus scrapes at GET /metrics (prom-client): requests by route
  * template, method and status; latency by route template and method; the
- * store's queue depth, batch sizes and round trips; and Node's own process
- * metrics, event-loop lag among them. Route templates, never raw paths, keep
+ * store's queue depth, batch sizes and round trips; the order event streams
+ * (marketplace); and Node's own process metrics, event-loop lag among them. Route templates, never raw paths, keep
  * the label count bounded whatever a client sends.
  */
 export interface ServiceMetrics {
@@ -19,9 +20,10 @@ export interface ServiceMetrics {
   readonly journal?: (notice: StoreNotice) => void;
 }
 
-export function createServiceMetrics(store: BatchingStoreClient, journal?: { readonly recovery: RecoverySummary | undefined }): ServiceMetrics {
+export function createServiceMetrics(store: BatchingStoreClient, journal?: { readonly recovery: RecoverySummary | undefined }, eventStreams?: EventStreamCounts): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (eventStreams !== undefined) eventStreamMetrics(registry, eventStreams);
   // Answers are tallied in plain numbers and handed over at scrape time (request-tally.ts).
   const tally = new RequestTally([0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
   new Counter({

@@ -32,6 +32,7 @@ const SECURITY_SCHEMES: Readonly<Record<string, OpenApiObject>> = {
   basicAuth: { type: 'http', scheme: 'basic', description: 'An AUTH_USERS account' },
   apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'One of API_KEYS (an administrator in the marketplace)' },
   bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token from POST /login' },
+  queryToken: { type: 'apiKey', in: 'query', name: 'access_token', description: "A token from POST /login as a query parameter, on the event streams only, for a browser's EventSource (which cannot send headers); a header wins when both are given" },
 };
 
 const SECURITY: Readonly<Record<Exclude<GuardKind, 'none'>, readonly string[]>> = {
@@ -41,6 +42,7 @@ const SECURITY: Readonly<Record<Exclude<GuardKind, 'none'>, readonly string[]>> 
   // A request with x-api-key is judged as the apikey scheme, any other as bearer.
   admin: ['bearerAuth', 'apiKey'],
   personal: ['bearerAuth', 'apiKey'],
+  'personal-or-query': ['bearerAuth', 'apiKey', 'queryToken'],
 };
 
 const BODY_FORM_ERRORS: readonly TransportErrorCode[] = ['UNSUPPORTED_MEDIA_TYPE', 'BODY_TOO_LARGE', 'BODY_NOT_JSON'];

@@ -1,14 +1,17 @@
 import type { MessagePort } from 'node:worker_threads';
 import { PACKED_EMPTY, PACKED_OTHER, type PackedResults, type PostedBatch, type StoreBatch, type StoreBody, type StoreMessage, type StoreNotice, type StoreResult } from '../../workers/store-protocol.js';
+import type { PackedOrderChanges } from '../../workers/orders/order-events-protocol.js';
 
 /**
- * A batch's results, one per command. With a journal, the results at the
- * `journaled` indexes may be given out only once `flushed` resolves (the
- * commands are on disk); it rejects if the journal fails.
+ * A batch's results, one per command, and the orders' changes its commands
+ * made. With a journal, the results at the `journaled` indexes, and the
+ * changes, may be given out only once `flushed` resolves (the commands are on
+ * disk); it rejects if the journal fails.
  */
 export interface BatchAnswer {
   readonly results: StoreResult[];
   readonly durable?: { readonly journaled: readonly number[]; readonly flushed: Promise<void> };
+  readonly changes?: PackedOrderChanges;
 }
 
 /** What the batching client sends batches through. */
@@ -114,7 +117,10 @@ export class StoreChannel implements StoreRunner {
     if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
     if (pending === undefined) return;
     if (Array.isArray(message)) pending.resolve({ results: unpack(message) });
-    else if ('packed' in message) pending.resolve({ results: unpack(message.packed), durable: { journaled: message.journaled, flushed: this.#whenFlushed(message.durableAt) } });
+    else if ('durableAt' in message) {
+      const durable = { journaled: message.journaled, flushed: this.#whenFlushed(message.durableAt) };
+      pending.resolve(message.changes === undefined ? { results: unpack(message.packed), durable } : { results: unpack(message.packed), durable, changes: message.changes });
+    } else if ('packed' in message) pending.resolve({ results: unpack(message.packed), changes: message.changes });
     else pending.reject(new Error(message.unreadable));
   };
 

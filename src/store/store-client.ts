@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { STORE_PROTOCOL_VERSION, type StoreCommand, type StoreResult } from '../../workers/store-protocol.js';
+import type { PackedOrderChanges } from '../../workers/orders/order-events-protocol.js';
 import type { StoreRunner } from './store-channel.js';
 
 /** What the front gets back for a command: the worker's result, or `busy` when the queue was full. */
@@ -34,10 +35,21 @@ interface Waiting {
 /** Told of every batch once it is answered: its size and its round trip (metrics). */
 export type BatchObserver = (commands: number, seconds: number) => void;
 
+/**
+ * Told of the orders' changes each batch made (the order event streams), in
+ * the order the store made them, once they may be given out: at once, or
+ * with a journal when the batch's commands are on disk (never when the
+ * journal failed). Changes come only from journaled writes, so with a
+ * journal every batch that made one waits for its flush, and flushes are
+ * announced in order.
+ */
+export type ChangesObserver = (changes: PackedOrderChanges) => void;
+
 export class BatchingStoreClient implements StoreClient {
   readonly #pool: StoreRunner;
   readonly #queueLimit: number;
   #observe: BatchObserver | undefined;
+  #onChanges: ChangesObserver | undefined;
   #waiting: Waiting[] = [];
   #inFlight = false;
   #flushScheduled = false;
@@ -57,6 +69,10 @@ export class BatchingStoreClient implements StoreClient {
 
   observeBatches(observer: BatchObserver): void {
     this.#observe = observer;
+  }
+
+  observeOrderChanges(observer: ChangesObserver): void {
+    this.#onChanges = observer;
   }
 
   send(command: StoreCommand): Promise<StoreReply> {
@@ -94,15 +110,16 @@ export class BatchingStoreClient implements StoreClient {
     this.#inFlight = true;
     const sentAt = this.#observe === undefined ? 0 : performance.now();
     this.#pool.run({ protocol: STORE_PROTOCOL_VERSION, commands: batch.map((waiting) => waiting.command) }).then(
-      ({ results, durable }) => {
+      ({ results, durable, changes }) => {
         this.#observe?.(batch.length, (performance.now() - sentAt) / 1000);
         const answer = (index: number): StoreReply => results[index] ?? { kind: 'failed', reason: 'store answered too few results' };
+        if (changes !== undefined && durable === undefined) this.#onChanges?.(changes);
         // A journaled command's answer waits for its flush; the next batch need not (group commit).
         const held = durable === undefined ? NONE_HELD : new Set(durable.journaled);
         for (let index = 0; index < batch.length; index++) {
           if (!held.has(index)) (batch[index] as Waiting).resolve(answer(index));
         }
-        if (durable !== undefined) this.#afterFlush(durable.flushed, durable.journaled.map((index) => [batch[index] as Waiting, answer(index)] as const));
+        if (durable !== undefined) this.#afterFlush(durable.flushed, durable.journaled.map((index) => [batch[index] as Waiting, answer(index)] as const), changes);
         this.#afterBatch();
       },
       (error: unknown) => {
@@ -113,7 +130,7 @@ export class BatchingStoreClient implements StoreClient {
     );
   };
 
-  #afterFlush(flushed: Promise<void>, held: readonly (readonly [Waiting, StoreReply])[]): void {
+  #afterFlush(flushed: Promise<void>, held: readonly (readonly [Waiting, StoreReply])[], changes: PackedOrderChanges | undefined): void {
     this.#unflushed++;
     const settle = (reply: (answer: StoreReply) => StoreReply): void => {
       for (const [waiting, answer] of held) waiting.resolve(reply(answer));
@@ -121,7 +138,10 @@ export class BatchingStoreClient implements StoreClient {
       if (!this.#inFlight && this.#waiting.length === 0 && this.#unflushed === 0) for (const resolve of this.#onIdle.splice(0)) resolve();
     };
     flushed.then(
-      () => settle((answer) => answer),
+      () => {
+        if (changes !== undefined) this.#onChanges?.(changes);
+        settle((answer) => answer);
+      },
       (error: unknown) => settle(() => ({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) })),
     );
   }

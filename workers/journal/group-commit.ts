@@ -8,14 +8,17 @@
  * A batch's answer leaves at once; the front holds back the answers of its
  * journaled commands until the flush that carries them is announced
  * (`flushed`), so a write is acknowledged only once it is on disk, and
- * reads are not held back by a flush. A read can see a write whose flush is
+ * reads are not held back by a flush (but for the order event streams' reads,
+ * journal-rules.ts). The orders' changes a batch made go out with it, held
+ * back the same way. A read can see a write whose flush is
  * still under way (for the length of one flush, a millisecond or so); the
  * writer's own client hears of it only once it is durable.
  */
 import type { StoreBatch, StoreCommand, StoreResult } from '../store-protocol.js';
 import { STORE_PROTOCOL_VERSION } from '../store-protocol.js';
 import type { StoreDispatch } from '../store-dispatch.js';
-import { JOURNAL_RULES } from './journal-rules.js';
+import { JOURNAL_RULES, type JournalRule } from './journal-rules.js';
+import type { PackedOrderChanges } from '../orders/order-events-protocol.js';
 import { batchEntry, flushPayload } from './journal-entries.js';
 
 /** Where the flushes go: a segment file under DATA_DIR today; the port a shared journal plugs into. */
@@ -28,12 +31,14 @@ export interface DurableBatch {
   readonly results: StoreResult[];
   /**
    * Indexes of the answers that wait for `durableAt`: the batch's journaled
-   * commands, and keyed repeats answered from memory while what they repeat
-   * is not on disk yet (a repeat must not acknowledge more than the first).
+   * commands, held reads, and keyed repeats answered from memory (a repeat
+   * must not acknowledge more than the first, which may still be on its way).
    */
   readonly journaled: readonly number[];
-  /** The sequence of the batch's last journaled command; undefined when it journaled none. */
+  /** The sequence of the last command journaled by this batch or before it, when it is not yet on disk; undefined when nothing waits. */
   readonly durableAt: number | undefined;
+  /** The orders' changes the batch made: they go out when its answers do. */
+  readonly changes?: PackedOrderChanges;
 }
 
 export interface FlushObserver {
@@ -83,37 +88,38 @@ export class GroupCommit {
     const dispatch = this.#dispatch;
     dispatch.clock.set(atMs);
     const results: StoreResult[] = [];
-    const journaled: number[] = [];
+    const held: number[] = [];
     const texts: string[] = [];
-    let repeatsHeld = false;
     for (let index = 0; index < commands.length; index++) {
       const command = commands[index] as StoreCommand;
-      const record = this.#records(command);
+      const rule = this.#ruleOf(command);
       const result = dispatch.execute(command);
       results.push(result);
-      if (result.kind === 'replayed') {
-        // Answered from memory: nothing ran, nothing to record; but what it repeats may still be on its way to disk.
-        if (this.#lastSeq > this.#durableSeq || texts.length > 0) {
-          journaled.push(index);
-          repeatsHeld = true;
-        }
-      } else if (record) {
-        journaled.push(index);
+      // A replayed answer came from memory: nothing ran, nothing to record; but it waits like a read of what it repeats.
+      if (rule === 'held-read' || result.kind === 'replayed') held.push(index);
+      else if (rule === 'write') {
+        held.push(index);
         texts.push(JSON.stringify(command));
       }
     }
-    if (texts.length === 0) return { results, journaled, durableAt: repeatsHeld ? this.#lastSeq : undefined };
-    this.#entries.push(batchEntry(atMs, this.#lastSeq + 1, texts));
-    this.#lastSeq += texts.length;
-    if (!this.#flushing) this.#flush();
-    return { results, journaled, durableAt: this.#lastSeq };
+    const changes = dispatch.takeOrderChanges();
+    if (texts.length > 0) {
+      this.#entries.push(batchEntry(atMs, this.#lastSeq + 1, texts));
+      this.#lastSeq += texts.length;
+      if (!this.#flushing) this.#flush();
+    }
+    // Writes, held reads and changes wait for the last write recorded, unless it is on disk already.
+    const waits = this.#lastSeq > this.#durableSeq && (held.length > 0 || changes !== undefined);
+    const answer = { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined };
+    return changes === undefined ? answer : { ...answer, changes };
   }
 
-  #records(command: StoreCommand): boolean {
+  /** The command's rule, the clock's tick decided now (before it runs: whether anything is due). */
+  #ruleOf(command: StoreCommand): JournalRule {
     const rule = Object.hasOwn(JOURNAL_RULES, command.kind) ? JOURNAL_RULES[command.kind] : 'read';
-    if (rule !== 'write-if-due') return rule === 'write';
+    if (rule !== 'write-if-due') return rule;
     const { parts } = this.#dispatch;
-    return parts.mode === 'marketplace' && command.kind === 'orders.expire' && parts.orders.hasDue(command.now);
+    return parts.mode === 'marketplace' && command.kind === 'orders.expire' && parts.orders.hasDue(command.now) ? 'write' : 'read';
   }
 
   #flush(): void {

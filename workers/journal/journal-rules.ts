@@ -6,10 +6,14 @@ import type { StoreCommandKind } from '../store-protocol.js';
  * the same refusal, and some refusals change state: a payment begun on an
  * order past its time cancels it first); `write-if-due` is the order clock's
  * tick, recorded only when an order is due, so an idle shop does not write a
- * record a second. A Record over every kind: a new command is a type error
- * here until it is classified.
+ * record a second. `held-read` is a read that is not recorded but whose
+ * answer waits, like a write's, until every write before it is on disk: the
+ * order event streams' reads, which would otherwise show a client changes a
+ * crash could still take back (a plain read may show a write a flush is
+ * carrying; its writer hears of it only once it is durable). A Record over
+ * every kind: a new command is a type error here until it is classified.
  */
-export type JournalRule = 'read' | 'write' | 'write-if-due';
+export type JournalRule = 'read' | 'write' | 'write-if-due' | 'held-read';
 
 export const JOURNAL_RULES: Readonly<Record<StoreCommandKind, JournalRule>> = {
   'product.list': 'read',
@@ -60,6 +64,8 @@ export const JOURNAL_RULES: Readonly<Record<StoreCommandKind, JournalRule>> = {
   'orders.cancel': 'write',
   'orders.fulfil': 'write',
   'orders.expire': 'write-if-due',
+  'orders.events': 'held-read',
+  'orders.changes': 'held-read',
   'payments.probe': 'read',
   'payments.begin': 'write',
   'payments.finish': 'write',

@@ -36,6 +36,11 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, Readonly<Partial<Re
   cancelled: {},
 };
 
+const FINAL_STATUSES: ReadonlySet<OrderStatus> = new Set(ORDER_STATUSES.filter((status) => Object.keys(ORDER_TRANSITIONS[status]).length === 0));
+
+/** Delivered and cancelled: no transition leaves them (the order's event stream ends there). */
+export const isFinalStatus = (status: OrderStatus): boolean => FINAL_STATUSES.has(status);
+
 export type TransitionVerdict = { readonly allowed: true; readonly transition: Transition } | { readonly allowed: false; readonly reason: string };
 
 export function judgeTransition(from: OrderStatus, to: OrderStatus, actor: OrderActor): TransitionVerdict {

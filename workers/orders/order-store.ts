@@ -10,6 +10,9 @@ import { OrderRecord } from './order-record.js';
 import { OrderItems, linesOf, type OrderLine } from './order-items.js';
 import { OrderTable } from './order-table.js';
 import { PurchaseIndex } from './purchase-index.js';
+import { OrderChangeLog } from './order-changes.js';
+import { changesAfter, orderEvents } from './order-change-view.js';
+import type { OrderEvents } from './order-events-protocol.js';
 
 /** What the orders need of the products: read them, and take and return stock. */
 export interface StockedCatalog extends ProductCatalog {
@@ -64,6 +67,7 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
   readonly #lists = new OrderLists((orderId) => (this.#table.has(orderId) ? this.#table.status(orderId) : undefined));
   readonly #expiry = new ExpiryQueue();
   readonly #purchases = new PurchaseIndex();
+  readonly #changes = new OrderChangeLog();
   readonly #parts: OrderStoreParts;
   readonly #now: () => Date;
 
@@ -101,6 +105,7 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
       placedAt,
       expiresAt: placedAt + paymentTtlMs,
     });
+    this.#changes.record(this.#table, id, placedAt);
     this.#lists.add(id, userId, 'pending');
     this.#expiry.push(id, placedAt + paymentTtlMs);
     return { kind: 'placed', order: this.#record(id) };
@@ -184,6 +189,21 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
     return this.#purchases.has(userId, productId);
   }
 
+  /** The numbers of the orders' changes (the order events' ids), and the outbox of changes the worker sends with each answer. */
+  get changes(): OrderChangeLog {
+    return this.#changes;
+  }
+
+  /** The user's order for its event stream (order-change-view.ts); another user's is undefined. */
+  eventsOf(userId: number, orderId: number, after: number | null): OrderEvents | undefined {
+    return this.#owns(userId, orderId) ? orderEvents(this.#table, this.#changes, orderId, after, this.#parts.currency) : undefined;
+  }
+
+  /** Every order's changes after `after`, at most `limit` (the administrators' stream). */
+  changesAfter(after: number | null, limit: number): OrderEvents {
+    return changesAfter(this.#table, this.#changes, after, limit);
+  }
+
   #owns(userId: number, orderId: number): boolean {
     return this.#table.has(orderId) && this.#table.userId(orderId) === userId;
   }
@@ -198,7 +218,7 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
     return verdict.allowed ? { kind: 'changed', order: this.#record(orderId) } : { kind: 'refused', reason: verdict.reason };
   }
 
-  /** The one place a status changes: the machine's table decides, and its consequences (payment status, stock, purchases, lists, history) follow. */
+  /** The one place a status changes: the machine's table decides, and its consequences (payment status, stock, purchases, lists, history, the change's number) follow. */
   #change(orderId: number, to: OrderStatus, actor: OrderActor, atMs: number, trackingNumber?: string | null) {
     const table = this.#table;
     const from = table.status(orderId);
@@ -215,6 +235,7 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
     if (transition.payment !== undefined) table.setPaymentStatus(orderId, transition.payment);
     if (trackingNumber !== undefined) table.setTrackingNumber(orderId, trackingNumber);
     this.#lists.move(orderId, from, to);
+    this.#changes.record(table, orderId, atMs);
     return verdict;
   }
 

@@ -1,0 +1,61 @@
+import type { EventStreamLimits } from '../config/load-config.js';
+import type { ServiceRoute } from '../auth/identity.js';
+import type { OrderCommand } from '../../workers/orders/order-protocol.js';
+import type { OrderEventCommand } from '../../workers/orders/order-events-protocol.js';
+import type { Logger } from '../log/logger.js';
+import type { ChangesObserver, StoreClient } from '../store/store-client.js';
+import { OrderEventHub } from './order-event-hub.js';
+import { orderEventRoutes } from './order-event-routes.js';
+import { orderStreams } from './order-streams.js';
+
+/** What /metrics reads of the streams when it is scraped. */
+export interface EventStreamStats {
+  readonly orderStreams: number;
+  readonly allOrderStreams: number;
+  readonly eventsSent: number;
+  readonly streamsCut: number;
+  readonly refusedPerCustomer: number;
+  readonly refusedFull: number;
+}
+
+/** The order event streams as the service wires them: routes, the store's changes in, the stop, the counts. */
+export interface OrderEvents {
+  readonly routes: readonly ServiceRoute<OrderCommand | OrderEventCommand, unknown, string, unknown>[];
+  /** Give it to the store client (observeOrderChanges): the changes each batch made, once they may go out. */
+  readonly publish: ChangesObserver;
+  /** The service stops: every stream ends with a last `retry:`. */
+  drain(): void;
+  readonly stats: EventStreamStats;
+}
+
+export function createOrderEvents(parts: { readonly store: StoreClient; readonly log: Logger; readonly limits: EventStreamLimits }): OrderEvents {
+  const hub = new OrderEventHub();
+  const streams = orderStreams({ ...parts, hub });
+  const { counts } = hub;
+  const { refused } = streams;
+  return {
+    routes: orderEventRoutes(streams),
+    publish: hub.publish,
+    drain: () => streams.drain(),
+    stats: {
+      get orderStreams() {
+        return hub.orderStreams;
+      },
+      get allOrderStreams() {
+        return hub.allOrderStreams;
+      },
+      get eventsSent() {
+        return counts.sent;
+      },
+      get streamsCut() {
+        return counts.cut;
+      },
+      get refusedPerCustomer() {
+        return refused.customerFull;
+      },
+      get refusedFull() {
+        return refused.full;
+      },
+    },
+  };
+}
