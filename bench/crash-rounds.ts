@@ -9,7 +9,7 @@
  * round and a summary. Exit code 1 when any check failed, 2 for a bad option.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, cpus, release, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { runCrashRounds, type CrashRun, type CrashWorkload, type RoundFigures } from '../test/helpers/crash-rounds.js';
@@ -73,6 +73,9 @@ const WORKLOADS: Readonly<Record<Options['workloads'][number], (seed: number) =>
   marketplace: (seed) => shopCrashWorkload(seededRandom(seed)),
 };
 
+/** The machine's 1, 5 and 15 minute load averages: the times below mean little beside other work. */
+const loadAverage = (): string => loadavg().map((value) => value.toFixed(1)).join(' / ');
+
 const pad = (value: string | number, width: number): string => String(value).padStart(width);
 const COLUMNS = ['round', 'load ms', 'acked', 'unanswered', 'refused', 'in flight applied', 'restart ms', 'recovery ms', 'replayed cmds', 'journal KiB', 'cut', 'left charging', 'violations'] as const;
 
@@ -130,7 +133,7 @@ async function main(): Promise<number> {
     return 2;
   }
   console.log(`# Journal crash rounds: node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} (${availableParallelism()} CPUs), Linux ${release()}, DATA_DIR under ${tmpdir()}`);
-  console.log(`seed ${options.seed}, ${options.rounds} rounds per workload, ${options.loadMs.join(' to ')} ms of load before each SIGKILL`);
+  console.log(`seed ${options.seed}, ${options.rounds} rounds per workload, ${options.loadMs.join(' to ')} ms of load before each SIGKILL; load average ${loadAverage()} at the start`);
   let failed = false;
   const summaries: string[] = [];
   for (const name of options.workloads) {
@@ -147,7 +150,7 @@ async function main(): Promise<number> {
       if (!options.keep) rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  console.log(`\n## Summary${summaries.join('\n')}`);
+  console.log(`\n## Summary (load average ${loadAverage()} at the end: on a shared machine other work slows the restarts)${summaries.join('\n')}`);
   return failed ? 1 : 0;
 }
 
