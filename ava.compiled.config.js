@@ -5,6 +5,6 @@
 export default {
   files: ['build/test/**/*.test.js'],
   workerThreads: false,
-  timeout: '180s',
+  timeout: '300s',
   concurrency: 4,
 };

@@ -2,7 +2,8 @@
  * Micro-benchmark of the product search index (workers/products/), in
  * process, without HTTP: the cost of GET /products queries to the store
  * worker at 100,000 and 1,000,000 products, against the filter-then-sort
- * of the whole collection it replaces, and the index's memory.
+ * of the whole collection it replaces, and the index's memory; then the
+ * text index alone (text-index.ts): its bytes per product and its build.
  *
  *   node --expose-gc --import tsx bench/search-index-micro.ts [--sizes 100000,1000000]
  *
@@ -15,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { compareCodePoints } from '../workers/products/code-point-order.js';
 import { ProductSearchIndex, type SearchableProduct, type SearchQuery } from '../workers/products/product-search-index.js';
 import { textPattern } from '../workers/products/text-match.js';
+import { TextIndex } from '../workers/products/text-index.js';
 
 const CATEGORY_COUNT = 20;
 /** The word in ~1% of names that the text case looks for. */
@@ -45,6 +47,12 @@ const CASES: readonly Case[] = [
   { name: '2 categories + in stock + name_asc', query: { categories: ['category-07', 'category-13'], inStock: true, sort: 'name_asc', offset: 40, limit: 20 } },
   { name: 'all + out of stock + rating_desc', query: { inStock: false, sort: 'rating_desc', offset: 40, limit: 20 } },
   { name: 'text (~1% of names), collection', query: { text: RARE_WORD.toLowerCase(), sort: 'collection', offset: 0, limit: 20 } },
+  { name: 'text (~1% of names), collection, every match', query: { text: RARE_WORD.toLowerCase(), sort: 'collection', offset: 0, limit: Infinity } },
+  { name: 'text, one letter (nearly all), price_asc', query: { text: 'e', sort: 'price_asc', offset: 40, limit: 20 } },
+  { name: 'text, two letters (~1/8), collection', query: { text: 'gr', sort: 'collection', offset: 40, limit: 20 } },
+  { name: 'text, three letters (~1%), newest', query: { text: 'zep', sort: 'newest', offset: 0, limit: 20 } },
+  { name: 'text spanning words, rating_desc', query: { text: 'for the kettle', sort: 'rating_desc', offset: 0, limit: 20 } },
+  { name: 'text matching nothing', query: { text: 'zephyrs', sort: 'price_asc', offset: 0, limit: 20 } },
   { name: 'text (~1% of names) + name_asc', query: { text: RARE_WORD.toLowerCase(), sort: 'name_asc', offset: 0, limit: 20 } },
   { name: 'text (~23% of products) + price_asc', query: { text: COMMON_WORD, sort: 'price_asc', offset: 40, limit: 20 } },
   { name: 'category + text + price_asc', query: { categories: ['category-07'], text: RARE_WORD.toLowerCase(), sort: 'price_asc', offset: 0, limit: 20 } },
@@ -156,6 +164,23 @@ function benchmarkSize(size: number): void {
   const indexAlone = memory();
   console.log(`  with the products dropped, the index and the strings only it now holds: heap + external ${mb(used(indexAlone) - used(beforeProducts))}, process RSS ${mb(indexAlone.rss)}`);
   if (index.size === 0) throw new Error('unreachable: keeps the index alive until the figure above');
+  measureTextIndex(size);
+}
+
+/** The text index alone, over the same texts: what it adds to the search index, per product. */
+function measureTextIndex(size: number): void {
+  const texts = makeProducts(size, size).map((product) => [product.name, product.description]);
+  const before = memory();
+  const start = performance.now();
+  const index = new TextIndex();
+  texts.forEach((pair, position) => index.add(position + 1, pair));
+  const buildMs = performance.now() - start;
+  const after = memory();
+  const perProduct = (bytes: number): string => `${(bytes / size).toFixed(1)} bytes`;
+  console.log(`\ntext index alone: heap + external ${mb(used(after) - used(before))} = ${perProduct(used(after) - used(before))} a product (its arrays by its own count ${perProduct(index.byteLength)}),`);
+  console.log(`  ${index.gramCount.toLocaleString('en')} grams; built in ${((buildMs * 1000) / size).toFixed(1)} µs a product`);
+  // The texts must outlive the second figure: the index holds none of them, and their release would be counted against it.
+  if (texts.length !== size) throw new Error('unreachable: keeps the texts alive until the figures above');
 }
 
 function measureQueriesAndWrites(size: number): ProductSearchIndex {

@@ -7,6 +7,7 @@
 import type { RoundsMeasurement } from './rounds.js';
 import type { CaseResult, RunRecord } from './report.js';
 import type { Scenario } from './scenarios.js';
+import { itemsWithRareWord } from './shop-products.js';
 import {
   NOISY,
   cpuCell,
@@ -29,6 +30,9 @@ import {
 const H_CPU_FACTOR = 20;
 const MILLION_RPS_SHARE = 0.8;
 const MILLION_RSS_LIMIT = 600 * 1024 ** 2;
+/** Issue 20's (the text index): j's CPU against the peer's, and a text search's CPU at a million against at 10,000. */
+const J_CPU_FACTOR = 20;
+const TEXT_FLAT_LIMIT = 1.25;
 
 function searchScenarios(record: RunRecord): Scenario[] {
   return record.scenarios.filter((scenario) => scenario.family === 'marketplace');
@@ -153,19 +157,50 @@ function searchVerdicts(record: RunRecord, service: string): (Verdict | string)[
     });
   }
 
+  const jGoal = `j (issue 20): CPU per request at least ${J_CPU_FACTOR}× better than ${b}'s`;
   const [j, jBase] = [judged(record, 'j', service), judged(record, 'j', b)];
-  if (typeof j === 'string' || typeof jBase === 'string') {
-    verdicts.push(`- **reported** (no target): j against ${b} (${[j, jBase].filter((x) => typeof x === 'string').join(', ')})`);
+  if (typeof j === 'string' || typeof jBase === 'string' || j.cpuMicrosPerRequest === undefined || jBase.cpuMicrosPerRequest === undefined) {
+    verdicts.push({ met: undefined, text: `${jGoal} (${[j, jBase].filter((x) => typeof x === 'string').join(', ') || 'no CPU figures'})` });
   } else {
-    const cpu = j.cpuMicrosPerRequest !== undefined && jBase.cpuMicrosPerRequest !== undefined ? `, CPU per request ${fixed(j.cpuMicrosPerRequest, 1)} vs ${fixed(jBase.cpuMicrosPerRequest, 1)} µs = ${(jBase.cpuMicrosPerRequest / j.cpuMicrosPerRequest).toFixed(2)}× better` : '';
-    verdicts.push(`- **reported** (no target): j against ${b}: requests/s ${integer(j.requestsPerSecond)} vs ${integer(jBase.requestsPerSecond)} = ${ratio(j.requestsPerSecond / jBase.requestsPerSecond)}${cpu}`);
+    const better = jBase.cpuMicrosPerRequest / j.cpuMicrosPerRequest;
+    verdicts.push({
+      met: better >= J_CPU_FACTOR,
+      text: `${jGoal}: ${fixed(j.cpuMicrosPerRequest, 1)} vs ${fixed(jBase.cpuMicrosPerRequest, 1)} µs = ${better.toFixed(2)}× better${better >= J_CPU_FACTOR ? '' : ` (needs ${J_CPU_FACTOR}×: ${percent(1 - better / J_CPU_FACTOR)} short)`}${undecided(j.cpuRange, jBase.cpuRange, J_CPU_FACTOR, better, J_CPU_FACTOR) ? NOISY : ''}`,
+    });
   }
+  verdicts.push(flatness(record, service, 'j1M', 'j10k', { million: itemsWithRareWord(millionSize), small: itemsWithRareWord(smallSize) }));
+  verdicts.push(flatness(record, service, 'jr1M', 'jr10k', undefined));
   return verdicts;
+}
+
+/**
+ * A text search's CPU per request at a million products against at 10,000
+ * (issue 20: at most TEXT_FLAT_LIMIT×). `answered`: how many products each
+ * answers when that grows with the collection (j), then also given per
+ * product; undefined when both answer the same (jr).
+ */
+function flatness(record: RunRecord, service: string, millionId: string, smallId: string, answered: { million: number; small: number } | undefined): Verdict {
+  const { small: smallSize, million: millionSize } = record.options.shopSizes;
+  const answer = answered === undefined ? 'the same answer at both sizes' : `the answer grows with the collection: ${integer(answered.million)} products against ${integer(answered.small)}`;
+  const goal = `${millionId} (issue 20): CPU per request at ${integer(millionSize)} products at most ${TEXT_FLAT_LIMIT}× that at ${integer(smallSize)} (${smallId}; ${answer})`;
+  const [million, small] = [judged(record, millionId, service), judged(record, smallId, service)];
+  if (typeof million === 'string' || typeof small === 'string' || million.cpuMicrosPerRequest === undefined || small.cpuMicrosPerRequest === undefined) {
+    return { met: undefined, text: `${goal} (${[million, small].filter((x) => typeof x === 'string').join(', ') || 'no CPU figures'})` };
+  }
+  const r = million.cpuMicrosPerRequest / small.cpuMicrosPerRequest;
+  const perProduct =
+    answered === undefined || answered.million === 0 || answered.small === 0
+      ? ''
+      : `; per product answered ${fixed(million.cpuMicrosPerRequest / answered.million, 2)} vs ${fixed(small.cpuMicrosPerRequest / answered.small, 2)} µs = ${ratio(million.cpuMicrosPerRequest / answered.million / (small.cpuMicrosPerRequest / answered.small))}`;
+  return {
+    met: r <= TEXT_FLAT_LIMIT,
+    text: `${goal}: ${fixed(million.cpuMicrosPerRequest, 1)} vs ${fixed(small.cpuMicrosPerRequest, 1)} µs = ${ratio(r)}${r <= TEXT_FLAT_LIMIT ? '' : ` (${percent(r / TEXT_FLAT_LIMIT - 1)} over)`}${undecided(small.cpuRange, million.cpuRange, TEXT_FLAT_LIMIT, r, TEXT_FLAT_LIMIT) ? NOISY : ''}${perProduct}`,
+  };
 }
 
 /** The marketplace's targets, or the line saying they were not run. */
 export function searchTargetsSection(record: RunRecord): string {
-  const lines = ['## Targets (Marketplace part 1)', ''];
+  const lines = ['## Targets (Marketplace part 1, and issue 20: the text index)', ''];
   if (searchScenarios(record).length === 0) {
     lines.push(verdictLine({ met: undefined, text: 'the search targets: not run (a run without the marketplace scenarios or servers)' }), '');
     return lines.join('\n');

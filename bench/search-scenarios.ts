@@ -4,13 +4,16 @@
  * sorting and slicing an array. h is one category's third page by price,
  * measured at three sizes (`--shop-sizes`: 10,000, 100,000 and 1,000,000 in
  * a full run) so that its cost can be seen not to grow with the collection;
- * j is a text search whose every match is answered.
+ * j is a text search whose every match is answered, at the same three
+ * sizes (issue 20: the text index), its answer growing with the collection;
+ * jr a text search whose answer (about a hundred products) is the same at
+ * 10,000 and at 1,000,000 products, so that the cost of finding them shows.
  */
 import type { LoadPlan, RequestKind } from './load-plan.js';
 import type { SearchScenario } from './scenarios.js';
 import { expectSearchAnswer } from './search-shapes.js';
 import type { ShopContents } from './shop-contents.js';
-import { CATEGORIES, RARE_WORD } from './shop-products.js';
+import { CATEGORIES, FIXED_WORD, RARE_WORD } from './shop-products.js';
 
 const searchKind = (shop: ShopContents): RequestKind => ({ label: 'GET search', status: 200, check: expectSearchAnswer(shop) });
 
@@ -26,9 +29,13 @@ function categoryPage(shop: ShopContents, random: () => number): LoadPlan {
 
 /** Lower case, while the names have it capitalised: the match must ignore case. */
 const TEXT_PATH = `/products?q=${RARE_WORD.toLowerCase()}`;
+const textSearchText = (size: number): string => `GET ${TEXT_PATH} at ${size.toLocaleString('en')} products: every match (~1% of names), unpaged`;
 
-function textSearch(shop: ShopContents): LoadPlan {
-  return { steps: [{ fixed: { kind: 'search', method: 'GET', path: TEXT_PATH } }], kinds: { search: searchKind(shop) } };
+const FIXED_TEXT_PATH = `/products?q=${FIXED_WORD.toLowerCase()}`;
+const fixedTextSearchText = (size: number): string => `GET ${FIXED_TEXT_PATH} at ${size.toLocaleString('en')} products: every match (~100, at every size), unpaged`;
+
+function textSearch(shop: ShopContents, path = TEXT_PATH): LoadPlan {
+  return { steps: [{ fixed: { kind: 'search', method: 'GET', path } }], kinds: { search: searchKind(shop) } };
 }
 
 const categoryPageText = (size: number): string =>
@@ -66,9 +73,45 @@ export const SEARCH_SCENARIOS: readonly SearchScenario[] = [
     id: 'j',
     name: 'text-search',
     family: 'marketplace',
-    describe: (size) => `GET ${TEXT_PATH} at ${size.toLocaleString('en')} products: every match (~1% of names), unpaged`,
+    describe: textSearchText,
     collection: 'standard',
     seedOnce: false,
     plan: (shop) => textSearch(shop),
+  },
+  {
+    id: 'j10k',
+    name: 'text-search-small',
+    family: 'marketplace',
+    describe: textSearchText,
+    collection: 'small',
+    seedOnce: false,
+    plan: (shop) => textSearch(shop),
+  },
+  {
+    id: 'j1M',
+    name: 'text-search-million',
+    family: 'marketplace',
+    describe: textSearchText,
+    collection: 'million',
+    seedOnce: true,
+    plan: (shop) => textSearch(shop),
+  },
+  {
+    id: 'jr10k',
+    name: 'fixed-text-search-small',
+    family: 'marketplace',
+    describe: fixedTextSearchText,
+    collection: 'small',
+    seedOnce: false,
+    plan: (shop) => textSearch(shop, FIXED_TEXT_PATH),
+  },
+  {
+    id: 'jr1M',
+    name: 'fixed-text-search-million',
+    family: 'marketplace',
+    describe: fixedTextSearchText,
+    collection: 'million',
+    seedOnce: true,
+    plan: (shop) => textSearch(shop, FIXED_TEXT_PATH),
   },
 ];

@@ -17,6 +17,17 @@ export const CATEGORIES: readonly string[] = Array.from({ length: 20 }, (_, inde
 export const RARE_WORD = 'Zephyr';
 const RARE_PER_MILLE = 10;
 
+/**
+ * In the descriptions of about a hundred items, all among the first 10,000,
+ * and in nothing else (scenario jr's `q`): its answer is the same at every
+ * size from 10,000 products on, so that what a text search costs can be
+ * compared across sizes apart from what its answer costs. No other word
+ * here contains it, and neither server's own ten products do.
+ */
+export const FIXED_WORD = 'Aurora';
+const FIXED_ITEMS_BELOW = 10_000;
+const FIXED_PER_MILLE = 10;
+
 const ADJECTIVES = ['Compact', 'Classic', 'Deluxe', 'Rustic', 'Modern', 'Sturdy', 'Slim', 'Large', 'Small', 'Quiet', 'Bright', 'Folding'];
 const MATERIALS = ['Steel', 'Oak', 'Glass', 'Copper', 'Ceramic', 'Bamboo', 'Linen', 'Walnut', 'Marble', 'Cotton'];
 const NOUNS = ['Kettle', 'Grinder', 'Mug', 'Tray', 'Scale', 'Press', 'Jar', 'Lamp', 'Shelf', 'Bowl', 'Stool', 'Clock'];
@@ -71,7 +82,15 @@ export function nameOf(item: number): string {
 }
 
 export function descriptionOf(item: number): string {
-  return `A ${pick(ADJECTIVES, item, 9).toLowerCase()} ${pick(NOUNS, item, 8).toLowerCase()} for every day, bench item ${item}`;
+  const edition = item < FIXED_ITEMS_BELOW && mix(item, 11) % 1000 < FIXED_PER_MILLE ? ` (${FIXED_WORD} edition)` : '';
+  return `A ${pick(ADJECTIVES, item, 9).toLowerCase()} ${pick(NOUNS, item, 8).toLowerCase()}${edition} for every day, bench item ${item}`;
+}
+
+/** How many of items 0 to `items` - 1 have RARE_WORD in their name: scenario j's answer at that size. */
+export function itemsWithRareWord(items: number): number {
+  let count = 0;
+  for (let item = 0; item < items; item++) if (nameOf(item).includes(RARE_WORD)) count++;
+  return count;
 }
 
 export function shopProduct(item: number): ShopProductFields {

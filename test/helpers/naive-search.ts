@@ -4,6 +4,7 @@
  * (ties keep collection order), then slice.
  */
 import type { SearchSort } from '../../workers/products/search-query.js';
+import { matchesText } from '../../workers/products/text-match.js';
 
 export interface NaiveProduct {
   readonly id: number;
@@ -28,10 +29,10 @@ export function naiveMatches(product: NaiveProduct, filter: NaiveFilter): boolea
   if (filter.minPrice !== undefined && product.price < filter.minPrice) return false;
   if (filter.maxPrice !== undefined && product.price > filter.maxPrice) return false;
   if (filter.inStock !== undefined && (product.stock !== 0) !== filter.inStock) return false;
-  // The tests' text pools hold only characters whose lower case is their
-  // case folding, so lowering both sides is the index's definition there.
-  const text = filter.text?.toLowerCase();
-  return text === undefined || product.name.toLowerCase().includes(text) || product.description.toLowerCase().includes(text);
+  // The definition itself (text-match.ts), tested product by product: what
+  // the search answered before it had a text index, which must not change.
+  const { text } = filter;
+  return text === undefined || matchesText(product.name, text) || matchesText(product.description, text);
 }
 
 export function naiveCodePointOrder(a: string, b: string): number {

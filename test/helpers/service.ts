@@ -29,6 +29,8 @@ export const PROCESS_CEILING_MS = 60_000;
 export interface ServiceOptions {
   readonly env?: Readonly<Record<string, string>>;
   readonly args?: readonly string[];
+  /** The child's working directory (a child process only); the test's own by default. */
+  readonly cwd?: string;
 }
 
 /** What only a service inside the test process can be given: objects. */
@@ -64,6 +66,7 @@ function childEnv(env: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv
 function spawnService(options: ServiceOptions): ChildProcess {
   return spawn(process.execPath, [MAIN, ...(options.args ?? ['--port', '0'])], {
     env: childEnv(options.env),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

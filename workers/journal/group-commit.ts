@@ -29,7 +29,11 @@ export interface JournalAppender {
 
 export interface DurableBatch {
   readonly results: StoreResult[];
-  /** Indexes of the batch's journaled commands and held reads, whose answers wait for `durableAt`. */
+  /**
+   * Indexes of the answers that wait for `durableAt`: the batch's journaled
+   * commands, held reads, and keyed repeats answered from memory (a repeat
+   * must not acknowledge more than the first, which may still be on its way).
+   */
   readonly journaled: readonly number[];
   /** The sequence of the last command journaled by this batch or before it, when it is not yet on disk; undefined when nothing waits. */
   readonly durableAt: number | undefined;
@@ -91,9 +95,9 @@ export class GroupCommit {
       const rule = this.#ruleOf(command);
       const result = dispatch.execute(command);
       results.push(result);
-      if (rule === 'held-read') held.push(index);
-      // A replayed answer came from memory: nothing ran, nothing to record.
-      else if (rule === 'write' && result.kind !== 'replayed') {
+      // A replayed answer came from memory: nothing ran, nothing to record; but it waits like a read of what it repeats.
+      if (rule === 'held-read' || result.kind === 'replayed') held.push(index);
+      else if (rule === 'write') {
         held.push(index);
         texts.push(JSON.stringify(command));
       }

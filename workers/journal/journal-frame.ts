@@ -37,6 +37,22 @@ export interface FrameScan {
   readonly stop: FrameStop;
 }
 
+/**
+ * Whether a whole, intact frame starts anywhere after `from`. A damaged
+ * length can make a frame seem to run past the end of the file; only a
+ * search for a good frame behind it tells damage from a torn tail. It runs
+ * only on a bad frame, and the checksum is computed only where a length fits.
+ */
+function goodFrameAfter(file: Buffer, from: number): boolean {
+  for (let offset = from + 1; offset + FRAME_HEADER_BYTES < file.length; offset++) {
+    const length = file.readUInt32LE(offset);
+    const end = offset + FRAME_HEADER_BYTES + length;
+    if (length === 0 || length > MAX_FRAME_BYTES || end > file.length) continue;
+    if (crc32(file.subarray(offset + FRAME_HEADER_BYTES, end)) === file.readUInt32LE(offset + 4)) return true;
+  }
+  return false;
+}
+
 function onlyZeros(bytes: Buffer): boolean {
   for (const byte of bytes) if (byte !== 0) return false;
   return true;
@@ -48,7 +64,7 @@ export function readFrames(file: Buffer): FrameScan {
   while (offset < file.length) {
     const bad = (reason: string, end: number): FrameScan => ({
       payloads,
-      stop: { kind: 'bad', offset, reason, tail: end >= file.length || onlyZeros(file.subarray(offset)) },
+      stop: { kind: 'bad', offset, reason, tail: (end >= file.length || onlyZeros(file.subarray(offset))) && !goodFrameAfter(file, offset) },
     });
     if (offset + FRAME_HEADER_BYTES > file.length) return bad('a frame header cut short', file.length);
     const length = file.readUInt32LE(offset);

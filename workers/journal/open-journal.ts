@@ -14,6 +14,21 @@ import { replay } from './replay.js';
 import { SegmentWriter } from './segment-writer.js';
 import { GroupCommit, type FlushObserver } from './group-commit.js';
 
+/**
+ * A charge out when the process died was never answered: whether the card
+ * was charged is unknown to the store, so it is finished as the processor
+ * failing (the key released, the order pending again), exactly as the live
+ * path does when the processor does not answer. The client's retry with the
+ * same key then runs afresh. Recorded in the journal like any command.
+ */
+function finishChargesLeftOut(dispatch: StoreDispatch, commit: GroupCommit): number {
+  const { parts } = dispatch;
+  if (parts.mode !== 'marketplace') return 0;
+  const out = parts.payments.chargesOut();
+  if (out.length > 0) commit.run(out.map(({ userId, orderId, claim }) => ({ kind: 'payments.finish', userId, orderId, claim, result: { kind: 'failed' } }) as const), Date.now());
+  return out.length;
+}
+
 export interface OpenJournal {
   readonly commit: GroupCommit;
   readonly writer: SegmentWriter;
@@ -30,6 +45,7 @@ export function openJournal(dispatch: StoreDispatch, dataDir: string, observer: 
   const replayed = replay(dispatch, read.batches);
   const writer = new SegmentWriter(dataDir, read.newest?.firstSeq ?? read.lastSeq + 1, read.newest?.bytes ?? 0, read.bytes);
   const commit = new GroupCommit(dispatch, writer, read.lastSeq, observer);
+  const chargesReleased = finishChargesLeftOut(dispatch, commit);
   return {
     commit,
     writer,
@@ -40,7 +56,7 @@ export function openJournal(dispatch: StoreDispatch, dataDir: string, observer: 
       lastSeq: read.lastSeq,
       milliseconds: Math.round(performance.now() - started),
       cut: read.cut,
-      chargesReleased: 0,
+      chargesReleased,
     },
   };
 }

@@ -60,7 +60,7 @@ export function paymentCommands(ledger: PaymentLedger, keys: IdempotencyKeys): C
     'payments.begin': ({ userId, orderId, claim }) => {
       const known = answerForKnownKey(keys.judge(claim));
       if (known !== undefined) return known;
-      const start = ledger.begin(userId, orderId);
+      const start = ledger.begin(userId, orderId, claim);
       if (start.kind === 'refused') return START_REFUSALS[start.code];
       keys.hold(claim);
       return { kind: 'charging', charge: { amountCents: start.amountCents, currency: start.currency } };

@@ -2,6 +2,7 @@ import type { ChargeStart, OrderPayments } from '../orders/order-ports.js';
 import { ensureLength } from '../growable-column.js';
 import { SharedStrings } from '../shared-strings.js';
 import type { ChargeResult } from './payment-protocol.js';
+import type { IdempotencyClaim } from '../idempotency/idempotency-protocol.js';
 
 /** Distinct card brands, last fours and currencies shared at most (see SharedStrings). */
 const MAX_SHARED_CARD_TEXTS = 20_000;
@@ -21,6 +22,8 @@ export interface PaymentRecord {
 /** A charge begun and not yet finished: what its payment will record. */
 interface ChargeOut {
   readonly userId: number;
+  /** The key it began under: a charge a crash left out is finished with it (workers/journal/open-journal.ts). */
+  readonly claim: IdempotencyClaim;
   readonly amountCents: number;
   readonly currency: string;
 }
@@ -81,10 +84,15 @@ export class PaymentLedger {
     return this.#orders.hasOrder(userId, orderId);
   }
 
-  begin(userId: number, orderId: number): ChargeStart {
+  begin(userId: number, orderId: number, claim: IdempotencyClaim): ChargeStart {
     const start = this.#orders.beginCharge(userId, orderId);
-    if (start.kind === 'charging') this.#out.set(orderId, { userId, amountCents: start.amountCents, currency: start.currency });
+    if (start.kind === 'charging') this.#out.set(orderId, { userId, claim, amountCents: start.amountCents, currency: start.currency });
     return start;
+  }
+
+  /** The charges begun and not finished, in the order they began. */
+  chargesOut(): { readonly userId: number; readonly orderId: number; readonly claim: IdempotencyClaim }[] {
+    return [...this.#out].map(([orderId, { userId, claim }]) => ({ userId, orderId, claim }));
   }
 
   /** Ends the customer's charge for the order; the payment when it succeeded. */

@@ -3,7 +3,7 @@ import { EMPTY, ok, refused } from '../command-handlers.js';
 import { failsPrecondition, isNotModified } from '../conditions.js';
 import type { Conditions } from '../conditions-protocol.js';
 import type { StoreBody, StoreResult } from '../store-protocol.js';
-import { dataEnvelope, sharedUtf8 } from '../json-text.js';
+import { dataEnvelope, dataListBody, sharedUtf8 } from '../json-text.js';
 import type { CatalogCommand, CatalogSearch, CatalogStoreError } from './catalog-protocol.js';
 import { catalogProductJson, type ReviewSummaries } from './catalog-product.js';
 import { productDetailsJson } from './product-details.js';
@@ -18,6 +18,11 @@ const LIST_END = sharedUtf8(']}');
 function indexQuery(search: CatalogSearch): SearchQuery {
   const { page, ...filters } = search;
   return { ...filters, offset: page === undefined ? 0 : (page.page - 1) * page.perPage, limit: page === undefined ? Number.POSITIVE_INFINITY : page.perPage };
+}
+
+/** The products' JSON texts, in the order of `ids` (every id names a product: the index answered them). */
+function* productJsons(catalog: CatalogStore, ids: readonly number[]): Generator<string> {
+  for (const id of ids) yield catalog.json(id) ?? '';
 }
 
 /**
@@ -42,7 +47,7 @@ export function catalogCommands(catalog: CatalogStore, reviews: ReviewSummaries)
     'catalog.search': ({ search, conditions }) => {
       if (isNotModified(conditions, catalog.listEtag)) return { kind: 'not-modified', etag: catalog.listEtag };
       const { ids, total } = catalog.search(indexQuery(search));
-      return conditionalRead(undefined, catalog.listEtag, () => dataEnvelope(`[${ids.map((id) => catalog.json(id)).join(',')}]`), total);
+      return conditionalRead(undefined, catalog.listEtag, () => dataListBody(productJsons(catalog, ids)), total);
     },
     'catalog.details': ({ id, conditions }) => {
       const product = catalog.get(id);

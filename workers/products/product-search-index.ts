@@ -1,11 +1,12 @@
 import { DEFAULT_BLOCK_LOAD, type KeyOrder, type SortedIdList } from './sorted-id-list.js';
 import { AscendingRun, KeyDescendingRun, pageOfUnion, type OrderedRun } from './ordered-runs.js';
-import { pageByMarking, pageByScanningRuns, pageBySortingRanges } from './search-plans.js';
+import { pageByMarking, pageByScanningRuns, pageBySortingRanges, pageOfCandidates } from './search-plans.js';
 import { compareCodePoints } from './code-point-order.js';
 import { ABSENT, FIRST_CATEGORY_CODE, ProductColumns, UNCATEGORISED } from './product-columns.js';
 import { ScopeLists, keyOrders, type SortKey } from './scope-lists.js';
 import { checkQuery, type SearchPage, type SearchQuery } from './search-query.js';
-import { textPattern } from './text-match.js';
+import { filterFor } from './search-filters.js';
+import { TextIndex } from './text-index.js';
 
 export type { SearchPage, SearchQuery, SearchSort } from './search-query.js';
 
@@ -30,6 +31,8 @@ export interface RatingTotals {
 export interface ProductSearchIndexOptions {
   /** Ids per block of each sorted list (blocks hold up to twice this); small only in tests. */
   readonly blockLoad?: number;
+  /** The fewest products a text gram's bitmap holds (gram-postings.ts); small only in tests. */
+  readonly textDenseFrom?: number;
 }
 
 const INT32_MAX = 0x7fffffff;
@@ -48,12 +51,15 @@ interface CategorySlot {
  *
  * Every product is in one sorted list per sort key (id, price, name,
  * rating) and again in its category's four; the fields a filter reads are
- * columns indexed by id (product-columns.ts). search() answers from the
- * lists alone when it can (categories, and a price range under a price
- * sort) and scans otherwise; its stages say which scan and why.
+ * columns indexed by id (product-columns.ts), and the names and
+ * descriptions are in a text index (text-index.ts). search() answers from
+ * the lists alone when it can (categories, and a price range under a price
+ * sort), from the text index's candidates when they are the fewest, and
+ * scans otherwise; its stages say which scan and why.
  */
 export class ProductSearchIndex {
   readonly #columns = new ProductColumns();
+  readonly #text: TextIndex;
   readonly #orders: Readonly<Record<SortKey, KeyOrder>>;
   readonly #load: number;
   readonly #all: ScopeLists;
@@ -70,6 +76,7 @@ export class ProductSearchIndex {
     const load = options.blockLoad ?? DEFAULT_BLOCK_LOAD;
     if (!Number.isInteger(load) || load < 2) throw new RangeError('options.blockLoad must be an integer of at least 2');
     this.#load = load;
+    this.#text = new TextIndex(options.textDenseFrom === undefined ? {} : { denseFrom: options.textDenseFrom });
     this.#orders = keyOrders(this.#columns);
     this.#all = new ScopeLists(this.#orders, load);
   }
@@ -90,6 +97,7 @@ export class ProductSearchIndex {
       columns.ratingSums[id] = 0;
       columns.ratingCounts[id] = 0;
       columns.categoryCodes[id] = code;
+      this.#text.add(id, [product.name, product.description]);
       this.#all.add(id, product.stock === 0);
       this.#scopeOf(code)?.add(id, product.stock === 0);
       this.#size++;
@@ -110,6 +118,8 @@ export class ProductSearchIndex {
     }
     if (oldCode !== code) oldScope?.delete(id, wasSoldOut);
     for (const list of keyed) list.delete(id);
+    const oldTexts = [columns.names[id] ?? '', columns.descriptions[id] ?? ''];
+    if (oldTexts[0] !== product.name || oldTexts[1] !== product.description) this.#text.replace(id, oldTexts, [product.name, product.description]);
     writeFields(columns, product);
     for (const list of keyed) list.insert(id);
     const soldOutChange = Number(isSoldOut) - Number(wasSoldOut);
@@ -131,6 +141,7 @@ export class ProductSearchIndex {
     const soldOut = columns.soldOut[id] === 1;
     this.#all.delete(id, soldOut);
     this.#scopeOf(code)?.delete(id, soldOut);
+    this.#text.remove(id, [columns.names[id] ?? '', columns.descriptions[id] ?? '']);
     columns.categoryCodes[id] = ABSENT;
     columns.ratingSums[id] = 0;
     columns.ratingCounts[id] = 0;
@@ -177,7 +188,10 @@ export class ProductSearchIndex {
     const [firstRun] = runs;
     if (firstRun === undefined) return NOTHING;
     const order = (a: number, b: number): number => firstRun.compare(a, b);
-    const filter = this.#filterFor(query, hasPriceRange && !priceInRuns, minPrice, maxPrice);
+    const text = query.text === undefined || query.text === '' ? undefined : this.#text.query(query.text);
+    if (text?.estimate === 0) return NOTHING;
+    const checks = { price: hasPriceRange && !priceInRuns, minPrice, maxPrice, text, gramsHeld: false };
+    const filter = filterFor(this.#columns, query, checks);
 
     // 1. Categories, and a price range under a price sort, are the lists themselves: O(log n + page).
     if (filter === undefined) {
@@ -189,27 +203,39 @@ export class ProductSearchIndex {
       return { ids: pageOfUnion(runs, universe, isMember, offset, limit), total };
     }
     const candidates = sum(scopes, (scope) => scope.size);
+    const ranges = checks.price ? scopes.map((scope) => ({ list: scope.byPrice, ...priceRange(scope.byPrice, this.#columns, minPrice, maxPrice) })) : undefined;
+    const inRange = ranges === undefined ? sum(runs, (run) => run.length) : sum(ranges, (range) => range.high - range.low);
 
-    // 2. A narrow price range under another sort: sort what is in the range.
-    if (hasPriceRange && !priceInRuns) {
-      const ranges = scopes.map((scope) => ({ list: scope.byPrice, ...priceRange(scope.byPrice, this.#columns, minPrice, maxPrice) }));
-      const inRange = sum(ranges, (range) => range.high - range.low);
-      if (inRange * Math.log2(inRange + 2) < candidates) return pageBySortingRanges(ranges, filter, order, offset, limit);
+    // 2. Text of one to three code points and nothing else: its gram's count is the total, and the sort's
+    //    lists, read with a bit test (or a binary search) an id, give the page as fast as its matches come.
+    const onlyText = text?.exact === true && slots === undefined && !hasPriceRange && query.inStock === undefined;
+    if (onlyText && (offset + limit) * candidates < text.estimate * text.estimate) {
+      return pageByScanningRuns(runs, (id) => text.mayMatch(id), order, offset, limit, text.estimate);
     }
 
-    // 3. Stock is the only filter: the sold-out counts give the total, and the scan stops at the page's end.
-    if (query.text === undefined && !hasPriceRange) {
+    // 3. Text whose rarest gram fewer products hold than the categories and the price range: the text index's candidates, tested.
+    if (text !== undefined && text.estimate <= inRange) {
+      const codes = slots === undefined ? undefined : new Set(slots.map((slot) => slot.code));
+      const candidateFilter = filterFor(this.#columns, query, { ...checks, codes, price: hasPriceRange, gramsHeld: true });
+      return pageOfCandidates(text.candidates(), candidateFilter, sort, runs, order, offset, limit, this.#marks());
+    }
+
+    // 4. A narrow price range under another sort: sort what is in the range.
+    if (ranges !== undefined && inRange * Math.log2(inRange + 2) < candidates) return pageBySortingRanges(ranges, filter, order, offset, limit);
+
+    // 5. Stock is the only filter: the sold-out counts give the total, and the scan stops at the page's end.
+    if (text === undefined && !hasPriceRange) {
       const soldOut = sum(scopes, (scope) => scope.soldOut);
       return pageByScanningRuns(runs, filter, order, offset, limit, query.inStock === true ? candidates - soldOut : soldOut);
     }
 
-    // 4. Text under a key sort: test it in memory order, then read the sort's lists, unless a price range narrows them.
-    if (query.text !== undefined && sort.key !== 'id' && sum(runs, (run) => run.length) * 5 >= candidates) {
-      const markFilter = (priceInRuns ? this.#filterFor(query, true, minPrice, maxPrice) : undefined) ?? filter;
+    // 6. Text under a key sort: test it in memory order, then read the sort's lists, unless a price range narrows them.
+    if (text !== undefined && sort.key !== 'id' && sum(runs, (run) => run.length) * 5 >= candidates) {
+      const markFilter = (priceInRuns ? filterFor(this.#columns, query, { ...checks, price: true }) : undefined) ?? filter;
       return pageByMarking(scopes.map((scope) => scope.byId), markFilter, runs, order, offset, limit, this.#marks());
     }
 
-    // 5. Scan the sort's lists, testing every candidate.
+    // 7. Scan the sort's lists, testing every candidate.
     return pageByScanningRuns(runs, filter, order, offset, limit, undefined);
   }
 
@@ -221,7 +247,7 @@ export class ProductSearchIndex {
 
   /** Bytes held by the index's arrays, not counting the name and description strings. */
   get byteLength(): number {
-    let bytes = this.#columns.byteLength + this.#matchMarks.byteLength + this.#all.byteLength;
+    let bytes = this.#columns.byteLength + this.#matchMarks.byteLength + this.#all.byteLength + this.#text.byteLength;
     for (const slot of this.#categories.values()) bytes += slot.lists.byteLength;
     return bytes;
   }
@@ -235,22 +261,6 @@ export class ProductSearchIndex {
   #run(list: SortedIdList, descending: boolean, priceInRuns: boolean, minPrice: number, maxPrice: number): OrderedRun {
     const { low, high } = priceInRuns ? priceRange(list, this.#columns, minPrice, maxPrice) : { low: 0, high: list.length };
     return descending ? new KeyDescendingRun(list, low, high) : new AscendingRun(list, low, high);
-  }
-
-  /** The residual filter of a query, or undefined when the runs alone answer it. */
-  #filterFor(query: SearchQuery, checkPrice: boolean, minPrice: number, maxPrice: number): ((id: number) => boolean) | undefined {
-    const { inStock } = query;
-    const pattern = query.text === undefined ? undefined : textPattern(query.text);
-    if (pattern === undefined && inStock === undefined && !checkPrice) return undefined;
-    const { soldOut, prices, names, descriptions } = this.#columns;
-    return (id) => {
-      if (inStock !== undefined && (soldOut[id] === 0) !== inStock) return false;
-      if (checkPrice) {
-        const price = prices[id] ?? 0;
-        if (price < minPrice || price > maxPrice) return false;
-      }
-      return pattern === undefined || pattern.test(names[id] ?? '') || pattern.test(descriptions[id] ?? '');
-    };
   }
 
   #slotsOf(slugs: readonly string[]): CategorySlot[] {

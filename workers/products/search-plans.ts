@@ -25,12 +25,14 @@ export interface ListRange {
 
 /**
  * Scans the runs (one per category) in the sort order and pages the
- * matches. With `knownTotal` (the sold-out counts give it) each scan stops
- * once it has `offset + limit` matches; otherwise every candidate is
- * tested, for the total.
+ * matches. With `knownTotal` (the sold-out counts give it, or a text gram's
+ * count) each scan stops once it has `offset + limit` matches, or all of
+ * them; otherwise every candidate is tested, for the total.
  */
 export function pageByScanningRuns(runs: readonly OrderedRun[], filter: Filter, order: Order, offset: number, limit: number, knownTotal: number | undefined): Page {
-  const end = offset + limit;
+  if (knownTotal !== undefined && offset >= knownTotal) return { ids: [], total: knownTotal };
+  // With the total known, a single run's scan can stop at its last match even when the page would reach past it.
+  const end = Math.min(offset + limit, knownTotal ?? Infinity);
   const stopAtEnd = knownTotal !== undefined;
   const [onlyRun] = runs;
   if (onlyRun !== undefined && runs.length === 1) {
@@ -93,6 +95,53 @@ export function pageByMarking(
     return total === 0 ? { ids: [], total } : pageByScanningRuns(runs, (id) => marks[id] === 1, order, offset, limit, total);
   } finally {
     marks.fill(0);
+  }
+}
+
+/** A comparison costs a few times a scanned id's mark lookup (it reads two keys). */
+const COMPARISON_COST = 4;
+
+/**
+ * The text index's candidates (ascending ids), tested, then put in the
+ * sort's order. Collection order and newest are id order already; for a key
+ * sort the matches are sorted when there are few of them against the runs,
+ * otherwise marked (one byte an id, as pageByMarking) and the runs read
+ * until the page is full: O(m log m) against the positions a scan reads.
+ * The matches are kept in `candidates` itself, which this overwrites: an
+ * array as long as the matches would be allocated anew for every search.
+ */
+export function pageOfCandidates(
+  candidates: Int32Array,
+  filter: Filter | undefined,
+  sort: { readonly key: string; readonly descending: boolean },
+  runs: readonly OrderedRun[],
+  order: Order,
+  offset: number,
+  limit: number,
+  marks: Uint8Array,
+): Page {
+  let total = candidates.length;
+  if (filter !== undefined) {
+    total = 0;
+    for (let index = 0; index < candidates.length; index++) {
+      const id = candidates[index] ?? 0;
+      if (filter(id)) candidates[total++] = id;
+    }
+  }
+  const matches = candidates.subarray(0, total);
+  const end = Math.min(total, offset + limit);
+  if (offset >= end) return { ids: [], total };
+  if (sort.key === 'id') return { ids: Array.from(sort.descending ? matches.subarray(total - end, total - offset).reverse() : matches.subarray(offset, end)), total };
+  let scanned = 0;
+  for (const run of runs) scanned += run.length;
+  // The matches are spread through the runs about evenly, so the page's end is about this far in.
+  scanned = Math.min(scanned, (scanned * (offset + limit)) / total);
+  if (COMPARISON_COST * total * Math.log2(total + 1) <= scanned) return { ids: Array.from(matches.sort(order).subarray(offset, end)), total };
+  for (const id of matches) marks[id] = 1;
+  try {
+    return pageByScanningRuns(runs, (id) => marks[id] === 1, order, offset, limit, total);
+  } finally {
+    for (const id of matches) marks[id] = 0;
   }
 }
 

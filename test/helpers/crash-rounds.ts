@@ -1,0 +1,253 @@
+/**
+ * Crash rounds on one DATA_DIR, shared by test/journal-crash.test.ts and
+ * bench/crash-rounds.ts: the built service as a child process, a workload's
+ * writers hammering it, a real SIGKILL at a random moment while writes are in
+ * flight, a restart on the same folder, and the workload's check of what came
+ * back against what was acknowledged. The rounds follow each other on the
+ * same folder, so every round also replays the rounds before it (and the
+ * stale LOCK of a killed process is taken over each time). A clean stop and
+ * start end the run: everything must come back exactly once more.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
+import { startService, type RunningService } from './service.js';
+import { call, type ApiResponse, type RequestBody } from './product-api.js';
+import { seededRandom, type Random } from './fuzz-requests.js';
+
+/**
+ * Every write the load sends goes through here: an answer with a 2xx status
+ * is acknowledged, any other answer refused, and a request that got no answer
+ * (the process died under it) unanswered.
+ */
+export class WriteCounter {
+  acknowledged = 0;
+  refused = 0;
+  unanswered = 0;
+  /** Writes sent and not yet answered. */
+  inFlight = 0;
+  #onSend: (() => void) | undefined;
+
+  /** Resolves as the next write is sent. */
+  nextSend(): Promise<void> {
+    return new Promise((resolve) => (this.#onSend = resolve));
+  }
+
+  async send(service: RunningService, method: string, path: string, body?: RequestBody, headers: Readonly<Record<string, string>> = {}): Promise<ApiResponse | undefined> {
+    let response: ApiResponse;
+    this.inFlight++;
+    try {
+      const answer = call(service, method, path, body, headers);
+      this.#onSend?.();
+      this.#onSend = undefined;
+      response = await answer;
+    } catch {
+      this.unanswered++;
+      return undefined;
+    } finally {
+      this.inFlight--;
+    }
+    if (response.status >= 200 && response.status < 300) this.acknowledged++;
+    else this.refused++;
+    return response;
+  }
+}
+
+/** What a writer reads to know when to stop starting writes. */
+export interface LoadControl {
+  readonly stopped: boolean;
+}
+
+/** A workload's findings after a restart. */
+export interface Verdict {
+  /** Each one a broken promise of the journal (or of the workload's own assumptions), said plainly. */
+  readonly violations: readonly string[];
+  /** Counts worth printing beside the figures (e.g. charges a crash left out). */
+  readonly notes: Readonly<Record<string, number>>;
+}
+
+export interface CrashWorkload {
+  readonly name: string;
+  /** The settings of every start, DATA_DIR aside. */
+  readonly env: Readonly<Record<string, string>>;
+  /** What the load starts from, written before the first round (acknowledged, not counted). */
+  setup(service: RunningService): Promise<void>;
+  /** Runs the writers until `control.stopped` or until a write goes unanswered; resolves once every writer has returned. */
+  load(service: RunningService, control: LoadControl, writes: WriteCounter): Promise<void>;
+  /**
+   * Checks a restarted service against what was acknowledged and what was
+   * in flight, then takes what it found as the new state (an unanswered write
+   * that was applied is from now on a write like any other).
+   */
+  verify(service: RunningService): Promise<Verdict>;
+  /** Strings that must never reach the disk: card numbers, passwords. */
+  secrets(): readonly string[];
+}
+
+export interface RoundFigures {
+  readonly round: number;
+  readonly loadMs: number;
+  readonly acknowledged: number;
+  readonly refused: number;
+  readonly unanswered: number;
+  /** From spawning the process to its "listening on" line. */
+  readonly restartMs: number;
+  /** The "journal recovered" line's own figures. */
+  readonly recoveryMs: number | undefined;
+  readonly replayed: number | undefined;
+  readonly journalBytes: number;
+  /** Whether the start logged a torn tail cut off. */
+  readonly cut: boolean;
+  readonly verifyMs: number;
+  readonly violations: readonly string[];
+  readonly notes: Readonly<Record<string, number>>;
+}
+
+export interface CrashRun {
+  readonly seed: number;
+  readonly rounds: readonly RoundFigures[];
+  /** The clean stop and start after the last round: exit code, and the check of everything once more. */
+  readonly clean: { readonly exit: { code: number | null; signal: NodeJS.Signals | null }; readonly lockLeft: boolean; readonly violations: readonly string[] };
+  /** Secrets found in the journal's files. */
+  readonly secretsOnDisk: readonly string[];
+}
+
+export interface CrashRunOptions {
+  readonly dataDir: string;
+  readonly rounds: number;
+  readonly seed: number;
+  /** The load runs this long before the SIGKILL, chosen at random in [min, max] each round. */
+  readonly loadMs?: readonly [min: number, max: number];
+  readonly onRound?: (figures: RoundFigures) => void;
+}
+
+interface LogLine {
+  readonly level?: string;
+  readonly msg?: string;
+  readonly milliseconds?: number;
+  readonly replayed?: number;
+}
+
+/** Writes that must be out when the process is killed. */
+const IN_FLIGHT_AT_KILL = 20;
+
+function logLines(stderr: string): LogLine[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+/** The start's recovery line (stderr may trail the stdout line that said "listening"). */
+async function recoveryLine(service: RunningService): Promise<LogLine | undefined> {
+  for (let waited = 0; waited < 5000; waited += 10) {
+    const line = logLines(service.stderr()).find((each) => each.msg === 'journal recovered');
+    if (line !== undefined) return line;
+    await delay(10);
+  }
+  return undefined;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).map((name) => join(dir, name));
+}
+
+export function journalBytes(dataDir: string): number {
+  return filesUnder(join(dataDir, 'journal')).reduce((sum, file) => sum + statSync(file).size, 0);
+}
+
+export const startOn = (workload: CrashWorkload, dataDir: string): Promise<RunningService> => startService({ env: { ...workload.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' } });
+
+/** Log lines at warn or above other than the torn-tail one: none are expected of a start after a crash. */
+function unexpectedLogLines(service: RunningService): string[] {
+  return logLines(service.stderr())
+    .filter((line) => (line.level === 'warn' || line.level === 'error' || line.level === 'fatal') && !(line.msg ?? '').startsWith('journal: a torn last write'))
+    .map((line) => `log line: ${JSON.stringify(line)}`);
+}
+
+/** The service running now: a round replaces it, and whoever holds this stops the last one whatever happens. */
+interface Current {
+  service: RunningService;
+}
+
+async function crashRound(workload: CrashWorkload, current: Current, round: number, random: Random, options: CrashRunOptions): Promise<RoundFigures> {
+  const { service } = current;
+  const [minMs, maxMs] = options.loadMs ?? [100, 600];
+  const loadMs = random.int(minMs, maxMs);
+  const writes = new WriteCounter();
+  const control = { stopped: false };
+  const loading = workload.load(service, control, writes);
+  await delay(loadMs);
+  // The group commit answers writes in waves; a kill between two waves, when
+  // every answer is out and no new write has arrived yet, tests little. So the
+  // kill comes with writes out, just after one more was sent: too soon for its
+  // flush, let alone its answer. (The writers' side can lag: answers the
+  // service wrote before it died still arrive, and count as acknowledged.)
+  for (let waited = 0; writes.inFlight < IN_FLIGHT_AT_KILL && waited < 5000; waited++) await delay(1);
+  await Promise.race([writes.nextSend(), delay(1000)]);
+  await new Promise(setImmediate);
+  const killed = service.stop('SIGKILL');
+  control.stopped = true;
+  const ended = await killed;
+  await loading;
+  const violations: string[] = [];
+  if (ended.signal !== 'SIGKILL') violations.push(`the service was to die of SIGKILL, it ended with ${JSON.stringify(ended)}`);
+
+  const startedAt = performance.now();
+  const restarted = await startOn(workload, options.dataDir);
+  current.service = restarted;
+  const restartMs = performance.now() - startedAt;
+  const recovered = await recoveryLine(restarted);
+  if (recovered === undefined) violations.push('no "journal recovered" line after the restart');
+  const cuts = logLines(restarted.stderr()).filter((line) => (line.msg ?? '').startsWith('journal: a torn last write')).length;
+  if (cuts > 1) violations.push(`${cuts} torn-tail lines in one start`);
+  const verifyStarted = performance.now();
+  const verdict = await workload.verify(restarted);
+  violations.push(...verdict.violations, ...unexpectedLogLines(restarted));
+  return {
+      round,
+      loadMs,
+      acknowledged: writes.acknowledged,
+      refused: writes.refused,
+      unanswered: writes.unanswered,
+      restartMs,
+      recoveryMs: recovered?.milliseconds,
+      replayed: recovered?.replayed,
+      journalBytes: journalBytes(options.dataDir),
+      cut: cuts > 0,
+      verifyMs: performance.now() - verifyStarted,
+      violations,
+      notes: verdict.notes,
+  };
+}
+
+function secretsInJournal(dataDir: string, secrets: readonly string[]): string[] {
+  const files = filesUnder(join(dataDir, 'journal')).map((file) => readFileSync(file, 'latin1'));
+  return secrets.filter((secret) => files.some((text) => text.includes(secret)));
+}
+
+/** Runs the rounds; the caller owns (and removes) the folder. */
+export async function runCrashRounds(workload: CrashWorkload, options: CrashRunOptions): Promise<CrashRun> {
+  // Not the workload's stream: the load's length must not follow its choices.
+  const random = seededRandom(options.seed ^ 0x5bd1e995);
+  const current: Current = { service: await startOn(workload, options.dataDir) };
+  try {
+    await workload.setup(current.service);
+    const rounds: RoundFigures[] = [];
+    for (let round = 1; round <= options.rounds; round++) {
+      const figures = await crashRound(workload, current, round, random, options);
+      rounds.push(figures);
+      options.onRound?.(figures);
+    }
+    const exit = await current.service.stop('SIGTERM');
+    const lockLeft = existsSync(join(options.dataDir, 'LOCK'));
+    current.service = await startOn(workload, options.dataDir);
+    const verdict = await workload.verify(current.service);
+    const violations = [...verdict.violations, ...unexpectedLogLines(current.service)];
+    if (logLines(current.service.stderr()).some((line) => (line.msg ?? '').startsWith('journal: a torn last write'))) violations.push('a torn tail was cut after a clean stop');
+    return { seed: options.seed, rounds, clean: { exit, lockLeft, violations }, secretsOnDisk: secretsInJournal(options.dataDir, workload.secrets()) };
+  } finally {
+    await current.service.stop('SIGTERM');
+  }
+}
