@@ -8,7 +8,8 @@
  *
  *   node --expose-gc --import tsx bench/order-memory-micro.ts [--sizes 100000,500000,1000000] [--customers 100000]
  *
- * At each size, after a forced GC: heap used and RSS per order (the growth
+ * At each size, after a forced GC: heap used, typed arrays' memory (outside
+ * the heap: the columns) and RSS per order (the growth
  * since the customers were set up, over the orders placed), the part of it
  * each domain holds (found by letting go of the domain and collecting again,
  * on a copy of the run stopped at that size: only at the largest size, which
@@ -51,10 +52,11 @@ const customerCount = readList('--customers', [100_000])[0] ?? 100_000;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
-function collect(): { heap: number; rss: number } {
+/** Heap, typed arrays' memory (outside the heap: the columns of orders, payments and keys), RSS. */
+function collect(): { heap: number; arrays: number; rss: number } {
   for (let round = 0; round < 3; round++) gc?.();
-  const { heapUsed, rss } = process.memoryUsage();
-  return { heap: heapUsed, rss };
+  const { heapUsed, arrayBuffers, rss } = process.memoryUsage();
+  return { heap: heapUsed, arrays: arrayBuffers, rss };
 }
 
 let gcMs = 0;
@@ -116,7 +118,7 @@ function checkout(userId: number): void {
   expectOk(store.payment['payments.finish']({ kind: 'payments.finish', userId, orderId, claim, result: { kind: 'succeeded', brand: 'visa', last4: '4242' } }), 'finish');
 }
 
-console.log('orders      heap B/order  RSS B/order  µs/order (last batch)  GC ms in batch');
+console.log('orders      heap B/order  typed arrays B/order  RSS B/order  µs/order (last batch)  GC ms in batch');
 let placed = 0;
 let nextUser = 1;
 for (const size of sizes) {
@@ -135,13 +137,14 @@ for (const size of sizes) {
     if (placed === size) {
       const batchGc = gcMs - gcBefore;
       const now = collect();
-      console.log(`${placed.toLocaleString('en').padStart(9)}  ${((now.heap - base.heap) / placed).toFixed(0).padStart(12)}  ${((now.rss - base.rss) / placed).toFixed(0).padStart(11)}  ${batchUs.toFixed(1).padStart(21)}  ${batchGc.toFixed(0).padStart(14)}`);
+      const perOrder = (bytes: number, width: number): string => (bytes / placed).toFixed(0).padStart(width);
+      console.log(`${placed.toLocaleString('en').padStart(9)}  ${perOrder(now.heap - base.heap, 12)}  ${perOrder(now.arrays - base.arrays, 20)}  ${perOrder(now.rss - base.rss, 11)}  ${batchUs.toFixed(1).padStart(21)}  ${batchGc.toFixed(0).padStart(14)}`);
     }
   }
 }
 
 // The breakdown: let go of one domain at a time (and the commands holding it) and see what the heap gives back.
-console.log('by part, at the largest size (heap bytes per order):');
+console.log('by part, at the largest size (bytes per order: heap, typed arrays):');
 const releases: readonly (readonly [string, () => void])[] = [
   // The keys first: the payment commands hold them, and they hold the ledger (a payment's 201 is rebuilt from it).
   ['idempotency keys', () => {
@@ -156,10 +159,10 @@ const releases: readonly (readonly [string, () => void])[] = [
     (store as { order?: unknown }).order = undefined;
   }],
 ];
-let before = collect().heap;
+let before = collect();
 for (const [part, release] of releases) {
   release();
-  const after = collect().heap;
-  console.log(`  ${part.padEnd(44)} ${((before - after) / placed).toFixed(0).padStart(6)}`);
+  const after = collect();
+  console.log(`  ${part.padEnd(44)} ${((before.heap - after.heap) / placed).toFixed(0).padStart(6)} ${((before.arrays - after.arrays) / placed).toFixed(0).padStart(6)}`);
   before = after;
 }
