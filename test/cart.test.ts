@@ -97,8 +97,9 @@ test('tracked stock below the quantity is 409 naming the product; untracked stoc
   t.is((await cartLine(service, ada, scarce, 3)).itemCount, 3);
   t.regex(assertErrorBody(t, await putLine(service, ada.auth, scarce, 4), 409), /Scarce lamp.*3 left/);
   t.regex(assertErrorBody(t, await putLine(service, ada.auth, 8, 1), 409, 'seeded product with stock 0'), /Cold Brew Maker/);
-  t.is((await cartLine(service, ada, 10, 99)).items.at(-1)?.quantity, 99, 'product 10 has stock null');
-  t.deepEqual((await getCart(service, ada.auth)).items.map((line) => [line.productId, line.quantity]), [[scarce, 3], [10, 99]]);
+  const untracked = await newProduct(service, { name: 'Endless pen', price: 1, stock: null });
+  t.is((await cartLine(service, ada, untracked, 99)).items.at(-1)?.quantity, 99, 'stock null is never short');
+  t.deepEqual((await getCart(service, ada.auth)).items.map((line) => [line.productId, line.quantity]), [[scarce, 3], [untracked, 99]]);
 });
 
 test('a cart holds at most 100 lines: a 101st is 409, changing a line of a full cart is not', async (t) => {
@@ -133,11 +134,11 @@ test("each customer has their own cart; an administrator reads anyone's (404 for
   const bob = await newCustomer(service, 'Bob');
   await cartLine(service, ada, 1, 2);
   t.deepEqual((await getCart(service, bob.auth)).items, []);
-  for (const admin of [adminKey, await adminBearer(service)]) {
-    t.deepEqual((await getCart(service, admin, String(ada.user.id))).items.map((line) => line.productId), [1]);
-    assertErrorBody(t, await call(service, 'GET', '/users/999/cart', undefined, admin), 404);
-    assertErrorBody(t, await putLine(service, admin, 1, 1, String(ada.user.id)), 403);
-  }
+  const admin = await adminBearer(service);
+  t.deepEqual((await getCart(service, admin, String(ada.user.id))).items.map((line) => line.productId), [1]);
+  assertErrorBody(t, await call(service, 'GET', '/users/999/cart', undefined, admin), 404);
+  assertErrorBody(t, await putLine(service, admin, 1, 1, String(ada.user.id)), 403);
+  t.is((await putLine(service, adminKey, 1, 1, String(ada.user.id))).status, 401, 'the key is no Bearer token');
 });
 
 test('a deleted product leaves every cart', async (t) => {

@@ -2,29 +2,36 @@
  * Who may use whose data (contract section 7, "Who is who"), as one table of
  * every route under /users/:userId, each row tried the same ways: another
  * customer naming the owner (403), the owner by `me` and by id (allowed), an
- * administrator by Bearer token and by x-api-key (GET allowed, 404 for an
- * unknown user, any other method 403, `me` 403), no credentials (401 with
- * the Bearer challenge even under PROTECT `* *=none`), and id tricks that
- * must never reach another customer's data.
+ * administrator by Bearer token (GET allowed, 404 for an unknown user, any
+ * other method 403, `me` 403), an administrator's x-api-key, Basic or no
+ * credentials (401 with the Bearer challenge even under PROTECT `* *=none`:
+ * these paths take a Bearer token and nothing else), and id tricks that must
+ * never reach another customer's data.
  *
  * Adding a per-user route (carts, orders, payments): append a row to
  * PER_USER_ROUTES, give the fixture any new path parameter in `prepare`,
  * and add the domain's route list to DECLARED; the first test fails until
  * every declared route has a row.
  */
+import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { assertErrorBody, call, dataOf, ownService, type ApiResponse } from './helpers/product-api.js';
 import type { ServiceUnderTest } from './helpers/service.js';
 import { BEARER_CHALLENGE, SAYS, apiKeyAuth, assertTextFailure, basicAuth, bearerAuth, craftToken, nowSeconds, type CredentialHeaders } from './helpers/auth-api.js';
+import { cardBody } from './helpers/card-processors.js';
 import { ADMIN_NAME, ADMIN_PASSWORD, SHOP_ENV, adminBearer, adminKey, newCustomer, shopService, type Customer } from './helpers/people-api.js';
 import { userRoutes } from '../src/users/user-routes.js';
 import { addressRoutes } from '../src/addresses/address-routes.js';
 import { wishlistRoutes } from '../src/wishlist/wishlist-routes.js';
 import { cartRoutes } from '../src/cart/cart-routes.js';
 import { orderRoutes } from '../src/orders/order-routes.js';
+import { paymentRoutes } from '../src/payments/payment-routes.js';
 import { HashGate } from '../src/auth/hash-gate.js';
 import { RegisterThrottle } from '../src/users/register-throttle.js';
+
+/** The payment routes' parts: only the declarations are read here, nothing is ever called. */
+const NOT_CALLED = {} as never;
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -40,6 +47,8 @@ interface PerUserRoute {
   readonly path: string;
   readonly body?: object | ((params: Params) => object);
   readonly ok: readonly number[];
+  /** Sent with a fresh Idempotency-Key (the payments route needs one). */
+  readonly keyed?: true;
 }
 
 const ADDRESS = { name: 'Owner', line1: '1 Main Street', city: 'Springfield', postalCode: '12345', country: 'US' };
@@ -62,6 +71,7 @@ const PER_USER_ROUTES: readonly PerUserRoute[] = [
   { method: 'GET', path: '/users/:userId/orders', ok: [200] },
   { method: 'GET', path: '/users/:userId/orders/:orderId', ok: [200] },
   { method: 'POST', path: '/users/:userId/orders/:orderId/cancel', ok: [200] },
+  { method: 'POST', path: '/users/:userId/orders/:orderId/payments', body: cardBody(), keyed: true, ok: [201] },
 ];
 
 /** Every route the service declares under /users/:userId (each domain's list). */
@@ -71,6 +81,7 @@ const DECLARED = [
   ...wishlistRoutes,
   ...cartRoutes,
   ...orderRoutes,
+  ...paymentRoutes({ store: NOT_CALLED, processor: NOT_CALLED, log: NOT_CALLED }),
 ].filter((route) => route.path.startsWith('/users/:userId'));
 
 /**
@@ -95,7 +106,13 @@ function pathOf(route: PerUserRoute, userId: string, params: Params): string {
 }
 
 const send = (service: ServiceUnderTest, route: PerUserRoute, path: string, auth: CredentialHeaders, params: Params): Promise<ApiResponse> =>
-  call(service, route.method, path, route.body === undefined ? undefined : { json: typeof route.body === 'function' ? route.body(params) : route.body }, auth);
+  call(
+    service,
+    route.method,
+    path,
+    route.body === undefined ? undefined : { json: typeof route.body === 'function' ? route.body(params) : route.body },
+    route.keyed === true ? { ...auth, 'idempotency-key': randomUUID() } : auth,
+  );
 
 function assertAllowed(t: ExecutionContext, response: ApiResponse, route: PerUserRoute, label: string): void {
   t.true(route.ok.includes(response.status), `${label}: expected ${route.ok.join(' or ')}, got ${response.status} ${response.text}`);
@@ -140,29 +157,39 @@ test('(b) the owner may use every route by `me` and by their own id (also writte
   }
 });
 
-for (const [how, credentials] of [
-  ['a Bearer token from an AUTH_USERS login', adminBearer],
-  ['x-api-key', () => Promise.resolve(adminKey)],
-] as const) {
-  test(`(c) an administrator with ${how}: GET allowed (404 for an unknown user), any other method 403, me 403`, async (t) => {
-    const { service, owner } = await twoCustomers(t);
-    const admin = await credentials(service);
-    for (const route of PER_USER_ROUTES) {
-      const label = `${route.method} ${route.path}`;
-      const params = await prepare(service, owner);
-      if (route.method === 'GET') {
-        assertAllowed(t, await send(service, route, pathOf(route, '1', params), admin, params), route, label);
-        assertAllowed(t, await send(service, route, pathOf(route, '01', params), admin, params), route, `${label} as 01`);
-        t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '999', params), admin, params), 404, `${label} unknown user`), /user not found/i);
-        t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '99999999999999999999', params), admin, params), 404, `${label} huge id`), /user not found/i);
-      } else {
-        t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '1', params), admin, params), 403, label), /not act as them/i);
-        assertErrorBody(t, await send(service, route, pathOf(route, '999', params), admin, params), 403, `${label} unknown user`);
-      }
-      t.regex(assertErrorBody(t, await send(service, route, pathOf(route, 'me', params), admin, params), 403, `${label} as me`), /no user id/i);
+test('(c) an administrator with a Bearer token from an AUTH_USERS login: GET allowed (404 for an unknown user), any other method 403, me 403', async (t) => {
+  const { service, owner } = await twoCustomers(t);
+  const admin = await adminBearer(service);
+  for (const route of PER_USER_ROUTES) {
+    const label = `${route.method} ${route.path}`;
+    const params = await prepare(service, owner);
+    if (route.method === 'GET') {
+      assertAllowed(t, await send(service, route, pathOf(route, '1', params), admin, params), route, label);
+      assertAllowed(t, await send(service, route, pathOf(route, '01', params), admin, params), route, `${label} as 01`);
+      t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '999', params), admin, params), 404, `${label} unknown user`), /user not found/i);
+      t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '99999999999999999999', params), admin, params), 404, `${label} huge id`), /user not found/i);
+    } else {
+      t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '1', params), admin, params), 403, label), /not act as them/i);
+      assertErrorBody(t, await send(service, route, pathOf(route, '999', params), admin, params), 403, `${label} unknown user`);
     }
-  });
-}
+    t.regex(assertErrorBody(t, await send(service, route, pathOf(route, 'me', params), admin, params), 403, `${label} as me`), /no user id/i);
+  }
+});
+
+test("(c) an administrator's valid x-api-key is no Bearer token: 401 text with the challenge on every route and method, and nothing changes; beside a token, the token is judged", async (t) => {
+  const { service, owner, intruder } = await twoCustomers(t);
+  const params = await prepare(service, owner);
+  const before = await call(service, 'GET', '/users/me/cart', undefined, owner.auth);
+  for (const route of PER_USER_ROUTES) {
+    for (const userId of ['1', '999', 'me']) {
+      const label = `${route.method} ${route.path} as ${userId} with x-api-key`;
+      assertTextFailure(t, await send(service, route, pathOf(route, userId, params), adminKey, params), 401, SAYS.tokenRequired, BEARER_CHALLENGE, label);
+    }
+    const label = `${route.method} ${route.path}, another customer's token beside the key`;
+    t.regex(assertErrorBody(t, await send(service, route, pathOf(route, '1', params), { ...adminKey, ...intruder.auth }, params), 403, label), /own data/i, label);
+  }
+  t.deepEqual((await call(service, 'GET', '/users/me/cart', undefined, owner.auth)).body, before.body, 'no write went through');
+});
 
 test('(d) without a Bearer token every route is 401 text with the Bearer challenge, even under PROTECT `* *=none`; a bad token or key is 403 text', async (t) => {
   const { service, owner } = await twoCustomers(t, { PROTECT: '* *=none', JWT_SECRET: 'Ownership-Secret-0123456789-abcdefgh' });
@@ -175,7 +202,7 @@ test('(d) without a Bearer token every route is 401 text with the Bearer challen
       assertTextFailure(t, await send(service, route, path, {}, params), 401, SAYS.tokenRequired, BEARER_CHALLENGE, `${label} as ${userId}, no credentials`);
       assertTextFailure(t, await send(service, route, path, basicAuth(ADMIN_NAME, ADMIN_PASSWORD), params), 401, SAYS.tokenRequired, BEARER_CHALLENGE, `${label}, Basic`);
       assertTextFailure(t, await send(service, route, path, bearerAuth(forged), params), 403, SAYS.tokenInvalid, null, `${label}, forged token`);
-      assertTextFailure(t, await send(service, route, path, apiKeyAuth('not-the-key'), params), 403, SAYS.keyInvalid, null, `${label}, wrong key`);
+      assertTextFailure(t, await send(service, route, path, apiKeyAuth('not-the-key'), params), 401, SAYS.tokenRequired, BEARER_CHALLENGE, `${label}, wrong key`);
     }
   }
 });

@@ -89,7 +89,7 @@ test('at LOG_LEVEL=debug, a card number and cvc sent to the payment route reach 
   await answer(call(service, 'POST', payments('me', '1'), { json: card }, { 'idempotency-key': 'k' }), 401, 'no token');
   await answer(call(service, 'POST', payments('2', '1'), { json: card }, customer), 403, "another customer's path");
   await answer(call(service, 'POST', payments('1', '1'), { json: card }, { ...admin, 'idempotency-key': 'k' }), 403, 'an administrator');
-  await answer(call(service, 'POST', payments('1', '1'), { json: card }, { 'x-api-key': API_KEY, 'idempotency-key': 'k' }), 403, 'an API key');
+  await answer(call(service, 'POST', payments('1', '1'), { json: card }, { 'x-api-key': API_KEY, 'idempotency-key': 'k' }), 401, 'an API key (no Bearer token)');
 
   const stopped = await service.stop();
   t.is(stopped.code, 0);

@@ -39,7 +39,8 @@ test('every operation of the marketplace answers as documented', async (t) => {
   await hit(200, 'GET', '/users/{userId}', `/users/${userId}`, undefined, admin);
   await hit(401, 'GET', '/users/{userId}', '/users/me');
   await hit(403, 'GET', '/users/{userId}', `/users/${other.user.id}`, undefined, me);
-  await hit(404, 'GET', '/users/{userId}', '/users/9999', undefined, adminKey);
+  await hit(404, 'GET', '/users/{userId}', '/users/9999', undefined, admin);
+  await hit(401, 'GET', '/users/{userId}', '/users/9999', undefined, adminKey);
   await hit(200, 'GET', '/me', '/me', undefined, me);
 
   // Products.
@@ -69,7 +70,7 @@ test('every operation of the marketplace answers as documented', async (t) => {
   // Addresses.
   const address = dataOf<{ id: number }>(await hit(201, 'POST', '/users/{userId}/addresses', '/users/me/addresses', { json: HOME }, me)).id;
   t.regex((await hit(400, 'POST', '/users/{userId}/addresses', '/users/me/addresses', { json: { ...HOME, country: 'gb' } }, me)).text, /country/);
-  await hit(403, 'POST', '/users/{userId}/addresses', `/users/${userId}/addresses`, { json: HOME }, adminKey);
+  await hit(403, 'POST', '/users/{userId}/addresses', `/users/${userId}/addresses`, { json: HOME }, admin);
   await hit(200, 'GET', '/users/{userId}/addresses', '/users/me/addresses', undefined, me);
   await hit(200, 'GET', '/users/{userId}/addresses/{addressId}', `/users/me/addresses/${address}`, undefined, me);
   await hit(404, 'GET', '/users/{userId}/addresses/{addressId}', '/users/me/addresses/9999', undefined, me);

@@ -80,7 +80,8 @@ test('the marketplace documents the admin scheme, the per-user routes and the pa
   const document = await documentOf(service);
   t.deepEqual(document.paths['/products']?.post?.security, [{ bearerAuth: [] }, { apiKey: [] }]);
   const place = document.paths['/users/{userId}/orders']?.post;
-  t.deepEqual(place?.security, [{ bearerAuth: [] }, { apiKey: [] }]);
+  t.deepEqual(place?.security, [{ bearerAuth: [] }], 'a path under /users takes a Bearer token only');
+  t.deepEqual(document.paths['/orders']?.get?.security, [{ bearerAuth: [] }, { apiKey: [] }], "administrators' routes take the key too");
   // No 404: a customer's own id always exists, and an administrator may not place orders.
   t.deepEqual(Object.keys(place?.responses ?? {}).sort(), ['201', '400', '401', '403', '409', '413', '415', '422', '500', '503']);
   t.true(place?.parameters?.some((parameter) => parameter.name === 'Idempotency-Key' && parameter.in === 'header'));

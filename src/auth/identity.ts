@@ -18,15 +18,18 @@ export type Customer = Extract<Identity, { role: 'customer' }>;
 
 /**
  * How PROTECT applies to a route. `open`: never protected (/login, /health).
- * `bearer-always`: a Bearer token is needed whatever PROTECT says (the
- * marketplace's per-user routes, which must know whose data they touch); an
- * administrator's `x-api-key` is accepted too. `bearer-always-or-query`: the
- * same, and a request with neither header may give the token as the query
- * parameter `access_token` (RFC 6750, section 2.3): a browser's EventSource
- * cannot send headers (the order event streams).
+ * `bearer-always`: a Bearer token is needed whatever PROTECT says, and
+ * nothing else counts, not even an administrator's `x-api-key` (contract
+ * section 7: the per-user paths under /users/:userId, which must know whose
+ * data they touch). `token-or-key`: a Bearer token of any role or an
+ * administrator's `x-api-key`, whatever PROTECT says (/orders, review
+ * writes: the access rule then judges the role). The `-or-query` variants
+ * also take the token as the query parameter `access_token` when neither
+ * header is sent (RFC 6750, section 2.3): a browser's EventSource cannot send
+ * headers (the order event streams).
  * Absent: as PROTECT and the built-in defaults say.
  */
-export type RouteProtection = 'open' | 'bearer-always' | 'bearer-always-or-query';
+export type RouteProtection = 'open' | 'bearer-always' | 'bearer-always-or-query' | 'token-or-key' | 'token-or-key-or-query';
 
 /**
  * A route of this service: the HTTP declaration, with the caller an Identity.

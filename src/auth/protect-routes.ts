@@ -3,8 +3,8 @@ import type { Guard, ResolvedRoute } from '../http/route.js';
 import type { AuthConfig } from './auth-config.js';
 import type { TokenService } from './tokens.js';
 import type { PasswordCheck } from './password-check.js';
-import type { Identity, ServiceRoute } from './identity.js';
-import { requireAdmin, requireApiKey, requireBasic, requireBearer, requireBearerOrApiKey, requireBearerOrApiKeyOrQueryToken, type GuardKind } from './schemes.js';
+import type { Identity, RouteProtection, ServiceRoute } from './identity.js';
+import { orQueryToken, requireAdmin, requireApiKey, requireBasic, requireBearer, requireBearerOrApiKey, type GuardKind } from './schemes.js';
 import { defaultRules, schemeFor } from './protection-rules.js';
 
 export interface Credentials {
@@ -33,13 +33,17 @@ export function protectRoutes<Command>(
     if (rule.method !== '*' && !onPath.some((route) => route.method === rule.method)) throw new ConfigError(`${where}: ${rule.path} has no ${rule.method}`);
   }
 
+  const { tokens } = credentials;
+  const bearer = requireBearer(tokens);
+  const tokenOrKey = requireBearerOrApiKey(auth.apiKeys, tokens);
   const guards: Readonly<Record<Exclude<GuardKind, 'none'>, Guard<Identity>>> = {
     basic: requireBasic(credentials.passwords),
     apikey: requireApiKey(auth.apiKeys),
-    bearer: requireBearer(credentials.tokens),
-    admin: requireAdmin(auth.apiKeys, credentials.tokens),
-    personal: requireBearerOrApiKey(auth.apiKeys, credentials.tokens),
-    'personal-or-query': requireBearerOrApiKeyOrQueryToken(auth.apiKeys, credentials.tokens),
+    bearer,
+    admin: requireAdmin(auth.apiKeys, tokens),
+    'bearer-or-query': orQueryToken(bearer, tokens, ['authorization']),
+    'token-or-key': tokenOrKey,
+    'token-or-key-or-query': orQueryToken(tokenOrKey, tokens, ['authorization', 'x-api-key']),
   };
   return routes.map((definition) => {
     const kind = guardKindOf(definition, auth);
@@ -47,10 +51,16 @@ export function protectRoutes<Command>(
   });
 }
 
+/** The guard of each fixed protection (identity.ts), which PROTECT cannot change. */
+const FIXED_GUARDS: Readonly<Record<RouteProtection, GuardKind>> = {
+  open: 'none',
+  'bearer-always': 'bearer',
+  'bearer-always-or-query': 'bearer-or-query',
+  'token-or-key': 'token-or-key',
+  'token-or-key-or-query': 'token-or-key-or-query',
+};
+
 /** The guard a route gets from its fixed protection, PROTECT and the defaults; the API reference documents the same. */
 export function guardKindOf(route: Pick<ServiceRoute<unknown>, 'method' | 'path' | 'protection'>, auth: Pick<AuthConfig, 'rules' | 'marketplace'>): GuardKind {
-  if (route.protection === 'bearer-always') return 'personal';
-  if (route.protection === 'bearer-always-or-query') return 'personal-or-query';
-  if (route.protection === 'open') return 'none';
-  return schemeFor(auth.rules, route.method, route.path, defaultRules(auth.marketplace));
+  return route.protection === undefined ? schemeFor(auth.rules, route.method, route.path, defaultRules(auth.marketplace)) : FIXED_GUARDS[route.protection];
 }

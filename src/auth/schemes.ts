@@ -82,27 +82,25 @@ export function requireAdmin(keys: ApiKeyRing, tokens: TokenService): Guard<Iden
 }
 
 /**
- * The per-user routes' guard (`bearer-always`), whatever PROTECT says: a
- * Bearer token of any role (the access rule then judges whose data it may
- * touch), or, for administrators, a request carrying `x-api-key`, judged as
- * the apikey scheme as in the admin scheme. No credential: 401 with the
- * Bearer challenge.
+ * The guard of `token-or-key` routes, whatever PROTECT says: a Bearer token
+ * of any role (the access rule then judges the role), or, for
+ * administrators, a request carrying `x-api-key`, judged as the apikey
+ * scheme as in the admin scheme. No credential: 401 with the Bearer
+ * challenge.
  */
 export function requireBearerOrApiKey(keys: ApiKeyRing, tokens: TokenService): Guard<Identity> {
   return (req) => (req.headers['x-api-key'] !== undefined ? apiKeyCaller(req, keys) : bearerCaller(req, tokens));
 }
 
 /**
- * The guard of `bearer-always-or-query` routes (the event streams): as
- * requireBearerOrApiKey, and a request with neither an Authorization header
- * nor `x-api-key` may carry its token as `access_token` in the query, since
- * a browser's EventSource cannot set headers. A header always wins; the
- * query is never logged (the access log has the route template only).
+ * Adds the query token to a guard, for the event streams: a request with
+ * none of the guard's headers may carry its token as `access_token` in the
+ * query, since a browser's EventSource cannot set headers. A header always
+ * wins; the query is never logged (the access log has the route template only).
  */
-export function requireBearerOrApiKeyOrQueryToken(keys: ApiKeyRing, tokens: TokenService): Guard<Identity> {
-  const guard = requireBearerOrApiKey(keys, tokens);
+export function orQueryToken(guard: Guard<Identity>, tokens: TokenService, headers: readonly ('authorization' | 'x-api-key')[]): Guard<Identity> {
   return (req) => {
-    if (req.headers.authorization !== undefined || req.headers['x-api-key'] !== undefined) return guard(req);
+    if (headers.some((name) => req.headers[name] !== undefined)) return guard(req);
     const question = req.url?.indexOf('?') ?? -1;
     const given = question === -1 ? [] : new URLSearchParams(req.url?.slice(question + 1)).getAll(QUERY_TOKEN);
     if (given.length === 0) return refuse('TOKEN_REQUIRED');
@@ -115,18 +113,19 @@ export function requireBearerOrApiKeyOrQueryToken(keys: ApiKeyRing, tokens: Toke
 export const QUERY_TOKEN = 'access_token';
 
 /**
- * What each guard can refuse with, for the API reference: `personal` is the
- * guard of `bearer-always` routes (requireBearerOrApiKey), `personal-or-query`
- * of `bearer-always-or-query` routes.
+ * What each guard can refuse with, for the API reference: PROTECT's schemes,
+ * and the guards of the routes whose protection is fixed (identity.ts's
+ * RouteProtection: `bearer-always` routes get `bearer`).
  */
 export const GUARD_REFUSALS = {
   basic: ['BASIC_REQUIRED', 'BASIC_INVALID', 'LOGIN_THROTTLED', 'HASHING_BUSY'],
   apikey: ['API_KEY_INVALID'],
   bearer: ['TOKEN_REQUIRED', 'TOKEN_INVALID'],
   admin: ['API_KEY_INVALID', 'TOKEN_REQUIRED', 'TOKEN_INVALID', 'ADMIN_REQUIRED'],
-  personal: ['API_KEY_INVALID', 'TOKEN_REQUIRED', 'TOKEN_INVALID'],
-  'personal-or-query': ['API_KEY_INVALID', 'TOKEN_REQUIRED', 'TOKEN_INVALID'],
+  'bearer-or-query': ['TOKEN_REQUIRED', 'TOKEN_INVALID'],
+  'token-or-key': ['API_KEY_INVALID', 'TOKEN_REQUIRED', 'TOKEN_INVALID'],
+  'token-or-key-or-query': ['API_KEY_INVALID', 'TOKEN_REQUIRED', 'TOKEN_INVALID'],
 } as const satisfies Readonly<Record<string, readonly AuthErrorCode[]>>;
 
-/** Which guard a route gets: none, one of PROTECT's schemes, or the per-user routes' own. */
+/** Which guard a route gets: none, one of PROTECT's schemes, or a fixed protection's own. */
 export type GuardKind = keyof typeof GUARD_REFUSALS | 'none';

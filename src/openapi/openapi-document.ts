@@ -41,8 +41,9 @@ const SECURITY: Readonly<Record<Exclude<GuardKind, 'none'>, readonly string[]>> 
   bearer: ['bearerAuth'],
   // A request with x-api-key is judged as the apikey scheme, any other as bearer.
   admin: ['bearerAuth', 'apiKey'],
-  personal: ['bearerAuth', 'apiKey'],
-  'personal-or-query': ['bearerAuth', 'apiKey', 'queryToken'],
+  'bearer-or-query': ['bearerAuth', 'queryToken'],
+  'token-or-key': ['bearerAuth', 'apiKey'],
+  'token-or-key-or-query': ['bearerAuth', 'apiKey', 'queryToken'],
 };
 
 const BODY_FORM_ERRORS: readonly TransportErrorCode[] = ['UNSUPPORTED_MEDIA_TYPE', 'BODY_TOO_LARGE', 'BODY_NOT_JSON'];

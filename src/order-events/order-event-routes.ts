@@ -15,10 +15,11 @@ const STREAM_REFUSALS: readonly OrderEventErrorCode[] = ['EVENT_ID_INVALID', 'EV
 /**
  * The order event streams (issue 18). Both are routes like the others: the
  * runner runs protection, access and the query's check first, and the store
- * read says 404 before any stream starts. Their protection is the per-user
- * routes' (a Bearer token whatever PROTECT says, or an administrator's key)
- * with the token also accepted as `access_token` in the query, for a
- * browser's EventSource.
+ * read says 404 before any stream starts. Their protection is fixed like
+ * their neighbours' (an order's stream: a Bearer token only, as every path
+ * under /users/:userId; all orders': a token or an administrator's key, as
+ * /orders), with the token also accepted as `access_token` in the query, for
+ * a browser's EventSource.
  */
 export function orderEventRoutes(streams: OrderStreams): ServiceRoute<Command, unknown, string, unknown>[] {
   const order = userRoute<undefined, 'orderId', EventStreamQuery>({
@@ -37,7 +38,7 @@ export function orderEventRoutes(streams: OrderStreams): ServiceRoute<Command, u
     method: 'GET',
     path: '/orders/events',
     summary: "Follow every order's changes live (administrators): Server-Sent Events, resumable",
-    protection: 'bearer-always-or-query',
+    protection: 'token-or-key-or-query',
     authorize: adminsOnly,
     query: { validate: readEventStreamQuery },
     action: { handle: ({ query, req }) => streams.all(resumeFrom(req, query)) },

@@ -69,7 +69,7 @@ export const adminOrderRoutes = [
     method: 'GET',
     path: '/orders',
     summary: 'Every order, newest first, filtered by status and user, a page at a time',
-    protection: 'bearer-always',
+    protection: 'token-or-key',
     authorize: adminsOnly,
     query: { validate: readAllOrders },
     action: {
@@ -83,7 +83,7 @@ export const adminOrderRoutes = [
     method: 'PATCH',
     path: '/orders/:orderId',
     summary: 'Ship (with a tracking number), deliver or cancel an order',
-    protection: 'bearer-always',
+    protection: 'token-or-key',
     authorize: adminsOnly,
     ids: orderId,
     body: { validate: validateFulfilment, quoteParseError: true },

@@ -11,14 +11,14 @@ import { customerOrAdmin, deleterOf } from './review-access.js';
 const route = routesOf<ReviewCommand>();
 
 /**
- * A review write by a customer (POST, PUT): a Bearer token whatever PROTECT
- * says, since the review is someone's, and `customersOnly`, which refuses
+ * A review write by a customer (POST, PUT): a caller whatever PROTECT says,
+ * since the review is someone's, and `customersOnly`, which refuses
  * administrators (they do not write reviews) and hands the action the
  * customer's id as `ids.userId`.
  */
 function customerRoute<Body, Ids extends string>(declaration: UserRouteDeclaration<ReviewCommand, Body, Ids, undefined>): ServiceRoute<ReviewCommand, unknown, string, unknown> {
   const errors = [...CUSTOMERS_ONLY_REFUSALS, ...(declaration.doc.errors ?? [])];
-  return { ...declaration, protection: 'bearer-always', authorize: customersOnly, doc: { ...declaration.doc, errors } };
+  return { ...declaration, protection: 'token-or-key', authorize: customersOnly, doc: { ...declaration.doc, errors } };
 }
 
 const reviewBody = { validate: validateReview, quoteParseError: true } as const;
@@ -70,7 +70,7 @@ export const reviewRoutes = [
     method: 'DELETE',
     path: '/products/:id/reviews/:reviewId',
     summary: 'Delete a review: its author, or an administrator',
-    protection: 'bearer-always',
+    protection: 'token-or-key',
     authorize: customerOrAdmin,
     ids: productAndReviewIds,
     action: { store: ({ ids, caller }) => ({ kind: 'review.delete', productId: ids.id, reviewId: ids.reviewId, by: deleterOf(caller) }), status: 204 },

@@ -50,7 +50,7 @@ export const SEEDED_CATEGORIES_AND_STOCK: readonly (readonly [string | null, num
   ['accessories', 35],
   ['brewers', 0],
   ['drinkware', 50],
-  ['maintenance', null],
+  ['maintenance', 120],
 ];
 
 export const adminPost = (service: ServiceUnderTest, path: string, json: unknown): Promise<ApiResponse> => call(service, 'POST', path, { json }, ADMIN);
