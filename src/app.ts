@@ -99,7 +99,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
  */
 export function createApp({ config, store, log, drain, metrics, cardProcessor = new SimulatedCardProcessor(), claimSecret, orderEvents }: AppParts): RouterListener {
   const auth = loadAuthConfig(config.auth, { marketplace: config.marketplace });
-  const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds, { roles: config.marketplace });
+  const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds, { roles: config.marketplace, ...(claimSecret === undefined ? {} : { storeKey: claimSecret }) });
   const gate = new HashGate({ concurrency: auth.hashConcurrency, queueLimit: auth.hashQueueLimit });
   // Each check remembers what it verified itself: /login knows customers, Basic does not, so a
   // customer's recent /login must not let their password pass a Basic guard (as an administrator).

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
 import type { Identity } from './identity.js';
 import { VerifiedTokens } from './verified-tokens.js';
@@ -22,14 +22,19 @@ export interface TokenService {
  *
  * Without the marketplace, tokens carry exactly the seed's claims (username,
  * sub, iat, exp); with it they also carry `role`, and a customer's `uid` and
- * `epoch`. Customers live in the store's memory and are gone after a restart,
- * when ids start again from 1: with a JWT_SECRET that outlives the process,
- * an old customer token would name whoever registers with its uid next. The
- * epoch, made at each start, ties a customer token to the start that issued
- * it. Administrators' tokens (AUTH_USERS, from the settings) outlive restarts.
+ * `epoch`, which ties a customer token to the store that holds the customer.
+ * In memory the store is gone after a restart and ids start again from 1:
+ * with a JWT_SECRET that outlives the process, an old customer token would
+ * name whoever registers with its uid next, so the epoch is made at each
+ * start. With DATA_DIR the customers and their ids outlive the process (ids
+ * are never reused), so the epoch is derived from the store's own key kept
+ * there (`storeKey`): it lasts as long as that store, and a new DATA_DIR
+ * refuses the old tokens. Administrators' tokens (AUTH_USERS, from the
+ * settings) outlive restarts.
  */
-export function createTokenService(secret: string, ttlSeconds: number, options: { readonly roles: boolean }): TokenService {
-  const epoch = randomBytes(9).toString('base64url');
+export function createTokenService(secret: string, ttlSeconds: number, options: { readonly roles: boolean; readonly storeKey?: Buffer }): TokenService {
+  // An HMAC of the key, not the key: the epoch is in every token, the key must stay in DATA_DIR.
+  const epoch = options.storeKey === undefined ? randomBytes(9).toString('base64url') : createHmac('sha256', options.storeKey).update('customer token epoch').digest('base64url').slice(0, 12);
   const sign = createSigner({ key: secret, algorithm: 'HS256', expiresIn: ttlSeconds * 1000 });
   const check = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp'] });
   const verified = new VerifiedTokens();
