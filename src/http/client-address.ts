@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isIP, SocketAddress } from 'node:net';
+import { isIP } from 'node:net';
 import proxyaddr from '@fastify/proxy-addr';
 import type { TrustProxy } from '../config/trust-proxy-setting.js';
 import { forwardedForHops } from './forwarded-header.js';
@@ -75,31 +75,28 @@ function forwardedForList(header: string): string[] {
 }
 
 /**
- * The walk described above. Addresses a header names are given in one form
- * (IPv6 lower-cased and shortened), so that the same client counts as one
- * however a proxy wrote it; anything that is not an IP address (`unknown`,
- * an obfuscated name, a port proxy-addr would not strip, text) ends the walk
- * on the hop that wrote it.
+ * The walk described above. Anything a header names that is not an IP
+ * address (`unknown`, an obfuscated name, an address with a port, text) ends
+ * the walk on the hop that wrote it.
  */
 function walk(peer: string, hops: readonly (string | undefined)[], trusts: TrustsHop): string {
   let client = peer;
   for (let hop = 0; hop < hops.length; hop++) {
     if (!trusts(client, hop)) break;
-    const next = canonicalAddress(hops[hop]);
+    const next = addressOrUndefined(hops[hop]);
     if (next === undefined) break;
     client = next;
   }
   return client;
 }
 
-function canonicalAddress(text: string | undefined): string | undefined {
+// isIP takes IPv4 only as four decimal numbers without leading zeros, which
+// is one form per address already; IPv6 is lower-cased so that one client
+// counts as one whatever case a proxy writes it in. (A full canonical form,
+// node:net's SocketAddress, costs microseconds a request, and a proxy writes
+// one client's address the same way every time.)
+function addressOrUndefined(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   const family = isIP(text);
-  if (family === 0) return undefined;
-  // isIP is a pattern and SocketAddress the system's parser: should they ever disagree, the text is no address.
-  try {
-    return new SocketAddress({ address: text, family: family === 4 ? 'ipv4' : 'ipv6' }).address;
-  } catch {
-    return undefined;
-  }
+  return family === 0 ? undefined : family === 4 ? text : text.toLowerCase();
 }
