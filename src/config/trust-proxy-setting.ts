@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import proxyaddr from '@fastify/proxy-addr';
 import { ConfigError } from './config-error.js';
 
@@ -18,6 +19,9 @@ export type TrustProxy =
   /** Hops whose address is in one of these (addresses, CIDR ranges, proxy-addr's names) are trusted. */
   | { readonly kind: 'listed'; readonly ranges: readonly string[] };
 
+/** proxy-addr's names for ranges: 127.0.0.1/8 and ::1; 169.254.0.0/16 and fe80::/10; 10/8, 172.16/12, 192.168/16 and fc00::/7. */
+const RANGE_NAMES: ReadonlySet<string> = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
 /** No path has more hops than an IP packet's time to live allows. */
 const MAX_HOPS = 255;
 
@@ -36,7 +40,12 @@ export function trustProxySetting(raw: string | undefined): TrustProxy {
   const ranges = value.split(',').map((range) => range.trim());
   for (const range of ranges) {
     if (range === '') throw new ConfigError(`${EXPECTED} (got an empty entry in "${value}")`);
-    // proxy-addr is the judge of what it will accept: compiling each entry alone names the bad one.
+    // proxy-addr (ipaddr.js) also takes IPv4's old short forms, where "1" is 0.0.0.1: in this list that is
+    // a mistake (a hop count among addresses), not a proxy. Addresses are written the usual way here.
+    const slash = range.lastIndexOf('/');
+    const address = slash === -1 ? range : range.slice(0, slash);
+    if (!RANGE_NAMES.has(range) && isIP(address) === 0) throw new ConfigError(`${EXPECTED} (got "${range}": not an IP address)`);
+    // proxy-addr is the judge of the rest (the prefix or mask); compiling each entry alone names the bad one.
     try {
       proxyaddr.compile(range);
     } catch (error) {
