@@ -7,6 +7,7 @@ import { createReplyWriter } from './http/response-writer.js';
 import type { AnsweredHook } from './http/exchange.js';
 import { accessLog } from './http/access-log.js';
 import { createCors } from './http/cors.js';
+import { createClientAddress } from './http/client-address.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
 import type { DrainState } from './http/drain.js';
@@ -129,5 +130,6 @@ export function createApp({ config, store, log, drain, metrics, cardProcessor = 
   const write = createReplyWriter({ errors, drain, ...(answered === undefined ? {} : { answered }) });
   const run = createRouteRunner<Identity, StoreCommand>({ bodyLimit: config.bodyLimit, dispatch, write, log, ...(claimSecret === undefined ? {} : { claimSecret }) });
   const cors = config.corsOrigins === undefined ? undefined : createCors(config.corsOrigins);
-  return createRouter({ routes: protectRoutes<StoreCommand>(routes, auth, { tokens, passwords: passwordCheck() }), basePath: config.basePath, run, write, ...(cors === undefined ? {} : { cors }) });
+  const clientAddress = createClientAddress(config.trustProxy);
+  return createRouter({ routes: protectRoutes<StoreCommand>(routes, auth, { tokens, passwords: passwordCheck() }), basePath: config.basePath, run, write, clientAddress, ...(cors === undefined ? {} : { cors }) });
 }

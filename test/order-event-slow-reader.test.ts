@@ -50,7 +50,7 @@ async function serveAllOrders(bufferBytes: number): Promise<{ events: OrderEvent
   const write = createReplyWriter({ errors: serviceErrors({ strict: true }), drain: { draining: false } });
   const exchangeOf = createExchanges();
   const server = http.createServer((req, res) => {
-    void Promise.resolve(action.handle({ req, params: {}, ids: {}, body: undefined, query: { lastEventId: null }, caller: undefined, conditions: {} })).then((reply: Reply) => write(res, reply, exchangeOf(req)));
+    void Promise.resolve(action.handle({ req, clientAddress: '127.0.0.1', params: {}, ids: {}, body: undefined, query: { lastEventId: null }, caller: undefined, conditions: {} })).then((reply: Reply) => write(res, reply, exchangeOf(req)));
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -52,7 +52,7 @@ function run(parts: { store: StoreClient; processor: CardProcessor; now?: () => 
   let logs = '';
   const log = createLogger('debug', (line) => (logs += line));
   const pay = paymentFlow({ ...parts, log });
-  const reply = pay({ req: new IncomingMessage(new Socket()), params: {}, ids: { userId: 1, orderId: 2 }, body: { card }, query: undefined, caller: undefined, conditions: {}, idempotency: claim });
+  const reply = pay({ req: new IncomingMessage(new Socket()), clientAddress: '127.0.0.1', params: {}, ids: { userId: 1, orderId: 2 }, body: { card }, query: undefined, caller: undefined, conditions: {}, idempotency: claim });
   return { reply, logs: () => logs };
 }
 
@@ -154,7 +154,7 @@ test('the processor’s reference is the same for a retry under one key and diff
   const { store } = scriptedStore(CHARGING, PAID);
   const { processor, requests } = recordingProcessor(() => Promise.resolve({ kind: 'succeeded', brand: 'visa', last4: '4242' }));
   const pay = paymentFlow({ store, processor, log: createLogger('silent') });
-  const input = { req: new IncomingMessage(new Socket()), params: {}, ids: { userId: 1, orderId: 2 }, body: { card: CARD }, query: undefined, caller: undefined, conditions: {} };
+  const input = { req: new IncomingMessage(new Socket()), clientAddress: '127.0.0.1', params: {}, ids: { userId: 1, orderId: 2 }, body: { card: CARD }, query: undefined, caller: undefined, conditions: {} };
   await pay({ ...input, idempotency: CLAIM });
   await pay({ ...input, idempotency: CLAIM });
   await pay({ ...input, idempotency: { ...CLAIM, key: 'key-2' } });

@@ -26,6 +26,9 @@ const badSettings: readonly { readonly title: string; readonly env?: Record<stri
   { title: 'a fractional shutdown grace', env: { PORT: '0', SHUTDOWN_GRACE: '2.5' }, names: /SHUTDOWN_GRACE/ },
   { title: 'a hash concurrency of zero', env: { PORT: '0', HASH_CONCURRENCY: '0' }, names: /HASH_CONCURRENCY/ },
   { title: 'a negative hash queue', args: ['--port', '0', '--hash-queue-limit=-1'], names: /HASH_QUEUE_LIMIT/ },
+  { title: 'a TRUST_PROXY range that is not a CIDR range', env: { PORT: '0', TRUST_PROXY: '10.0.0.0/33' }, names: /TRUST_PROXY.*10\.0\.0\.0\/33/ },
+  { title: 'a TRUST_PROXY entry that is not an address', env: { PORT: '0', TRUST_PROXY: 'loopback,proxy.example' }, names: /TRUST_PROXY.*proxy\.example/ },
+  { title: 'a negative TRUST_PROXY hop count given as a flag', args: ['--port', '0', '--trust-proxy=-1'], names: /TRUST_PROXY/ },
 ];
 
 for (const { title, env, args, names } of badSettings) {

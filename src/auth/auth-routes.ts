@@ -43,8 +43,8 @@ export function authRoutes({ passwords, tokens }: AuthRouteParts) {
       // The marketplace looks customers up in the store: a busy one is 503.
       doc: { answers: { 200: jsonAnswer(TOKEN) }, body: LOGIN_BODY, errors: ['LOGIN_INVALID', 'LOGIN_THROTTLED', 'HASHING_BUSY', 'STORE_BUSY'] },
       action: {
-        async handle({ req, body: { username, password } }) {
-          const outcome = await passwords.check(req.socket.remoteAddress ?? '', username, password);
+        async handle({ clientAddress, body: { username, password } }) {
+          const outcome = await passwords.check(clientAddress, username, password);
           switch (outcome.kind) {
             case 'accepted':
               // No data wrapper: the seed shows {"token": ...}.

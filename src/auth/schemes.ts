@@ -24,14 +24,14 @@ const refuse = (code: AuthErrorCode) => errorReply(code);
 // A credential of another scheme counts as no credential: it answers "required".
 // Failed Basic attempts are throttled like failed logins, per username and address.
 export function requireBasic(passwords: PasswordCheck): Guard<Identity> {
-  return async (req) => {
+  return async (req, clientAddress) => {
     const header = req.headers.authorization;
     if (header === undefined || !BASIC_PREFIX.test(header)) return refuse('BASIC_REQUIRED');
     const encoded = header.replace(BASIC_PREFIX, '').trim();
     const decoded = BASE64.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
     if (colon === -1) return refuse('BASIC_INVALID');
-    const outcome = await passwords.check(req.socket.remoteAddress ?? '', decoded.slice(0, colon), decoded.slice(colon + 1));
+    const outcome = await passwords.check(clientAddress, decoded.slice(0, colon), decoded.slice(colon + 1));
     switch (outcome.kind) {
       case 'accepted':
         return { caller: { username: outcome.subject.username, scheme: 'basic', role: 'admin' } };
@@ -99,8 +99,8 @@ export function requireBearerOrApiKey(keys: ApiKeyRing, tokens: TokenService): G
  * wins; the query is never logged (the access log has the route template only).
  */
 export function orQueryToken(guard: Guard<Identity>, tokens: TokenService, headers: readonly ('authorization' | 'x-api-key')[]): Guard<Identity> {
-  return (req) => {
-    if (headers.some((name) => req.headers[name] !== undefined)) return guard(req);
+  return (req, clientAddress) => {
+    if (headers.some((name) => req.headers[name] !== undefined)) return guard(req, clientAddress);
     const question = req.url?.indexOf('?') ?? -1;
     const given = question === -1 ? [] : new URLSearchParams(req.url?.slice(question + 1)).getAll(QUERY_TOKEN);
     if (given.length === 0) return refuse('TOKEN_REQUIRED');
@@ -109,7 +109,7 @@ export function orQueryToken(guard: Guard<Identity>, tokens: TokenService, heade
   };
 }
 
-/** The query parameter of requireBearerOrApiKeyOrQueryToken (RFC 6750's name). */
+/** The query parameter of orQueryToken (RFC 6750's name). */
 export const QUERY_TOKEN = 'access_token';
 
 /**

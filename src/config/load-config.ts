@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dataDirSetting } from './data-dir-setting.js';
+import { trustProxySetting, type TrustProxy } from './trust-proxy-setting.js';
 import { availableParallelism } from 'node:os';
 import { LOG_LEVELS, type LogLevel } from '../log/logger.js';
 import { ConfigError } from './config-error.js';
@@ -18,6 +19,8 @@ export interface TlsFiles {
 export interface ServiceConfig {
   readonly port: number;
   readonly host: string;
+  /** Which proxies in front may name the client (X-Forwarded-For, Forwarded); off: the client is the socket peer. */
+  readonly trustProxy: TrustProxy;
   /** '' or a prefix such as '/api', without a trailing slash. */
   readonly basePath: string;
   readonly bodyLimit: number;
@@ -176,6 +179,7 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
   return {
     port: integerSetting('PORT', setting('PORT'), 3000, 0, 65535),
     host: hostSetting(setting('HOST')),
+    trustProxy: trustProxySetting(setting('TRUST_PROXY')),
     basePath: basePathSetting(setting('BASE_PATH')),
     // Bodies are buffered whole before parsing, so the limit is capped.
     bodyLimit: integerSetting('BODY_LIMIT', setting('BODY_LIMIT'), 1048576, 1, ONE_GIB),

@@ -8,6 +8,7 @@ import { SETTING_NAMES, type SettingName } from './settings.js';
 const HELP: Readonly<Record<SettingName, readonly [defaultValue: string, meaning: string]>> = {
   PORT: ['3000', 'TCP port; 0 picks a free one'],
   HOST: ['127.0.0.1', 'address to bind; 0.0.0.0 or :: to serve other machines'],
+  TRUST_PROXY: ['off', 'proxies that may name the client: true, a hop count, or addresses and CIDR ranges (loopback...)'],
   BASE_PATH: ['', 'path prefix for every route (/api)'],
   BODY_LIMIT: ['1048576', 'largest request body in bytes'],
   STRICT: ['off', '1: ids never reused, parse errors answered 400'],

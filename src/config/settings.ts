@@ -9,6 +9,7 @@ import { ConfigError } from './config-error.js';
 export const SETTING_NAMES = [
   'PORT',
   'HOST',
+  'TRUST_PROXY',
   'BASE_PATH',
   'BODY_LIMIT',
   'STRICT',

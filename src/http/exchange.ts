@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import type { HeaderList } from './reply.js';
+import { peerAddress, type ClientAddressOf } from './client-address.js';
 
 /**
  * One request's own facts, made when it arrives: its id (echoed as
@@ -14,6 +15,8 @@ export interface Exchange {
   readonly requestId: string;
   readonly method: string;
   readonly startedAt: number;
+  /** Who sent it: the socket peer, or with TRUST_PROXY the client its trusted proxies name (client-address.ts). */
+  readonly clientAddress: string;
   route: string;
   /** Headers every answer to this request carries beyond its own (CORS). */
   responseHeaders: HeaderList;
@@ -31,13 +34,17 @@ export type AnsweredHook = (exchange: Exchange, status: number) => void;
 // control characters), so it can go into a header and a log line as it is.
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Request ids: the client's X-Request-Id when it is sane, else this process's prefix and a counter (unique, and cheap). */
-export function createExchanges(): (req: IncomingMessage) => Exchange {
+/**
+ * Request ids: the client's X-Request-Id when it is sane, else this process's
+ * prefix and a counter (unique, and cheap). The client's address is worked
+ * out here, once, for everything that counts or logs it.
+ */
+export function createExchanges(clientAddressOf: ClientAddressOf = peerAddress): (req: IncomingMessage) => Exchange {
   const prefix = randomBytes(4).toString('hex');
   let counter = 0;
   return (req) => {
     const given = req.headers['x-request-id'];
     const requestId = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : `${prefix}-${(++counter).toString(36)}`;
-    return { requestId, method: req.method ?? 'GET', startedAt: performance.now(), route: UNMATCHED_ROUTE, responseHeaders: NONE };
+    return { requestId, method: req.method ?? 'GET', startedAt: performance.now(), clientAddress: clientAddressOf(req), route: UNMATCHED_ROUTE, responseHeaders: NONE };
   };
 }

@@ -65,12 +65,12 @@ function queryOf(url: string | undefined): string {
 export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write, log, claimSecret }: RouteRunnerParts<Command>): RouteRunner<Caller, Command> {
   const claimOf = createClaimMaker(claimSecret);
 
-  async function stages(route: ResolvedRoute<Caller, Command>, req: IncomingMessage, params: Readonly<Record<string, string | undefined>>): Promise<Reply | undefined> {
+  async function stages(route: ResolvedRoute<Caller, Command>, req: IncomingMessage, params: Readonly<Record<string, string | undefined>>, clientAddress: string): Promise<Reply | undefined> {
     const { definition, guard } = route;
 
     let caller: Caller | undefined;
     if (guard !== undefined) {
-      const outcome = await guard(req);
+      const outcome = await guard(req, clientAddress);
       if ('kind' in outcome) return outcome;
       caller = outcome.caller;
     }
@@ -107,7 +107,7 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
       }
     }
 
-    const bare: RouteInput<Caller, undefined, string, undefined> = { req, params, ids, body: undefined, query: undefined, caller, conditions: conditionsOf(req) };
+    const bare: RouteInput<Caller, undefined, string, undefined> = { req, clientAddress, params, ids, body: undefined, query: undefined, caller, conditions: conditionsOf(req) };
     const judgedBody = definition.body?.validate(body);
     const judgedQuery = definition.query?.validate(new URLSearchParams(queryOf(req.url)));
     const judgedKey = definition.idempotency === undefined ? undefined : readIdempotencyKey(req.headers, definition.idempotency);
@@ -127,8 +127,8 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
     const validQuery = judgedQuery?.ok ? judgedQuery.value : undefined;
     const input: RouteInput<Caller, unknown> =
       claim === undefined
-        ? { req, params, ids, body: validBody, query: validQuery, caller, conditions: bare.conditions }
-        : { req, params, ids, body: validBody, query: validQuery, caller, conditions: bare.conditions, idempotency: claim };
+        ? { req, clientAddress, params, ids, body: validBody, query: validQuery, caller, conditions: bare.conditions }
+        : { req, clientAddress, params, ids, body: validBody, query: validQuery, caller, conditions: bare.conditions, idempotency: claim };
 
     const { action } = definition;
     if (!('store' in action)) return action.handle(input);
@@ -147,7 +147,7 @@ export function createRouteRunner<Caller, Command>({ bodyLimit, dispatch, write,
       if (!res.headersSent) write(res, transportError('INTERNAL'), exchange);
       else res.destroy();
     };
-    stages(route, req, params)
+    stages(route, req, params, exchange.clientAddress)
       .then((reply) => {
         if (reply !== undefined) write(res, reply, exchange);
       })

@@ -38,6 +38,8 @@ export interface IdempotencyClaim {
 /** What the stages hand to a route's action. */
 export interface RouteInput<Caller, Body, Ids extends string = string, Query = unknown> {
   readonly req: IncomingMessage;
+  /** Who sent it, for anything counted per client: the exchange's (src/http/client-address.ts), never the socket's own. */
+  readonly clientAddress: string;
   /** Path parameters as they came, by name. */
   readonly params: Readonly<Record<string, string | undefined>>;
   /** The parameters the route declared as ids, parsed, and the ids its access rule resolved (`me`). */
@@ -143,8 +145,8 @@ export interface RouteDefinition<Caller, Command, Body = undefined, Ids extends 
 /** The protection stage's verdict: who the caller is, or the answer that refuses them. */
 export type GuardOutcome<Caller> = { readonly caller: Caller } | ErrorReply;
 
-/** Checks a request's credentials before its body is read. */
-export type Guard<Caller> = (req: IncomingMessage) => GuardOutcome<Caller> | Promise<GuardOutcome<Caller>>;
+/** Checks a request's credentials before its body is read; `clientAddress` is the exchange's, for throttling failures per client. */
+export type Guard<Caller> = (req: IncomingMessage, clientAddress: string) => GuardOutcome<Caller> | Promise<GuardOutcome<Caller>>;
 
 /** A route ready to run: its declaration and, when it is protected, its guard. */
 export interface ResolvedRoute<Caller, Command> {

@@ -8,6 +8,7 @@ import type { RouteRunner } from './route-runner.js';
 import type { TransportErrorCode } from './http-errors.js';
 import { createExchanges } from './exchange.js';
 import type { Cors } from './cors.js';
+import type { ClientAddressOf } from './client-address.js';
 
 /** Everything the router knows about one path, built once at start-up. */
 interface PathEntry<Caller, Command> {
@@ -33,6 +34,8 @@ export interface RouterParts<Caller, Command> {
   readonly write: ReplyWriter;
   /** Absent when CORS is off. */
   readonly cors?: Cors;
+  /** Who sent a request (TRUST_PROXY); absent, the socket peer. */
+  readonly clientAddress?: ClientAddressOf;
 }
 
 /**
@@ -40,8 +43,8 @@ export interface RouterParts<Caller, Command> {
  * path is registered for every method with one entry, so a single lookup
  * tells an unknown path (404) from a known path with another method (405).
  */
-export function createRouter<Caller, Command>({ routes, basePath, run, write, cors }: RouterParts<Caller, Command>): RouterListener {
-  const exchangeFor = createExchanges();
+export function createRouter<Caller, Command>({ routes, basePath, run, write, cors, clientAddress }: RouterParts<Caller, Command>): RouterListener {
+  const exchangeFor = createExchanges(clientAddress);
   // Trailing slashes are served, not redirected; find() ignores query strings.
   // find-my-way drops a route whose parameter is over 100 characters, which
   // would turn `/products/000…0007` (7, to the contract) into "Route not

@@ -22,7 +22,7 @@ export interface RegistrationParts {
 }
 
 /**
- * POST /users/register once its body is valid: the address's hourly
+ * POST /users/register once its body is valid: the client address's hourly
  * allowance, the administrators' names, the scrypt hash (here, in the front,
  * through the hashing gate: the store must never run a slow hash), then the
  * store, which checks and takes the email in one step (409 if it is taken,
@@ -30,8 +30,7 @@ export interface RegistrationParts {
  * password and its hash never leave this function but to the store.
  */
 export function registerCustomer({ gate, throttle, accountNames, dispatch, hashCost }: RegistrationParts) {
-  return async ({ req, body: { email, password, name } }: RouteInput<Identity, Registration>): Promise<Reply> => {
-    const address = req.socket.remoteAddress ?? '';
+  return async ({ clientAddress: address, body: { email, password, name } }: RouteInput<Identity, Registration>): Promise<Reply> => {
     const wait = throttle.take(address);
     if (wait > 0) return errorReply('REGISTER_THROTTLED' satisfies UserErrorCode, { headers: ['retry-after', String(wait)] });
     if (accountNames.hasNameLike(email)) return errorReply('EMAIL_TAKEN' satisfies UserErrorCode);
