@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { hostname } from 'node:os';
 import type { ServiceConfig } from './config/load-config.js';
 import type { Logger } from './log/logger.js';
 import { BatchingStoreClient } from './store/store-client.js';
@@ -39,14 +40,26 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   let worker;
   try {
     worker = await startStoreWorker(
-      { strict: config.strict, marketplace: config.marketplace, currency: config.currency, orderPaymentTtlSeconds: config.orderPaymentTtlSeconds, ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir }) },
+      {
+        strict: config.strict,
+        marketplace: config.marketplace,
+        currency: config.currency,
+        orderPaymentTtlSeconds: config.orderPaymentTtlSeconds,
+        ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir }),
+        ...(config.database === undefined ? {} : { database: { ...config.database, instance: `${hostname()}:${process.pid}` } }),
+      },
       options.worker,
+      (notice) => {
+        if (notice.notice === 'standby') log.info('standby: another instance holds the writer lease; applying the journal until it is free', { holder: notice.holder });
+      },
     );
   } catch (error) {
     dataDir?.release();
     throw error;
   }
   const { pool, channel, recovery } = worker;
+  // The fingerprints' key: kept in DATA_DIR, or in the database so that every instance recognises a key.
+  const claimSecret = dataDir?.claimSecret ?? (worker.claimKey === undefined ? undefined : Buffer.from(worker.claimKey));
   if (recovery !== undefined) logRecovery(log, recovery);
   let stopping = false;
   pool.on('error', (error: Error) => log.error('store worker error', { error: error.message }));
@@ -60,7 +73,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   // Orders change in the shop only; the store's changes reach the streams when they may be given out.
   const orderEvents = config.marketplace ? createOrderEvents({ store, log, limits: config.eventStreams }) : undefined;
   if (orderEvents !== undefined) store.observeOrderChanges(orderEvents.publish);
-  const metrics = config.metrics ? createServiceMetrics(store, dataDir === undefined ? undefined : { recovery }, orderEvents?.stats) : undefined;
+  const metrics = config.metrics ? createServiceMetrics(store, recovery === undefined ? undefined : { recovery }, orderEvents?.stats) : undefined;
   channel.listen((notice) => {
     metrics?.journal?.(notice);
     if (notice.notice !== 'journal-failed') return;
@@ -76,7 +89,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       drain,
       ...(metrics === undefined ? {} : { metrics }),
       ...(options.cardProcessor === undefined ? {} : { cardProcessor: options.cardProcessor }),
-      ...(dataDir === undefined ? {} : { claimSecret: dataDir.claimSecret }),
+      ...(claimSecret === undefined ? {} : { claimSecret }),
       ...(orderEvents === undefined ? {} : { orderEvents }),
     });
     const server = createServer(config, app);

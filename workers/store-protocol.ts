@@ -29,7 +29,7 @@ import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-
 import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 8;
+export const STORE_PROTOCOL_VERSION = 9;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =
@@ -118,7 +118,9 @@ export type StoreNotice =
   /** A snapshot of the store after command `seq` was written at `atMs`. */
   | { readonly notice: 'snapshot'; readonly seq: number; readonly atMs: number; readonly bytes: number }
   /** The journal cannot be written: nothing more will be acknowledged, and the service must stop. */
-  | { readonly notice: 'journal-failed'; readonly reason: string };
+  | { readonly notice: 'journal-failed'; readonly reason: string }
+  /** DATABASE_URL: this instance waits for the writer's lease, which `holder` has, applying the journal meanwhile. */
+  | { readonly notice: 'standby'; readonly holder: string };
 
 export type StoreMessage = StoreBatchAnswer | StoreNotice;
 
@@ -129,7 +131,7 @@ export type StoreMessage = StoreBatchAnswer | StoreNotice;
  * store's): the service stops with exit code 2.
  */
 export type StoreStarted =
-  | { readonly started: true; readonly recovery: RecoverySummary | undefined }
+  | { readonly started: true; readonly recovery: RecoverySummary | undefined; readonly claimKey?: Uint8Array }
   | { readonly started: false; readonly reason: string };
 
 export interface RecoverySummary {
@@ -144,6 +146,8 @@ export interface RecoverySummary {
   readonly cut: { readonly segment: string; readonly offset: number; readonly bytes: number; readonly reason: string } | undefined;
   /** Charges a crash left out, finished as failed (their keys released, their orders pending again). */
   readonly chargesReleased: number;
+  /** DATABASE_URL: the writer's term this instance took. */
+  readonly term?: number;
 }
 
 /**
@@ -194,12 +198,37 @@ export interface StoreWorkerData {
   readonly orderPaymentTtlSeconds: number;
   /** DATA_DIR: where the journal and snapshots live; undefined keeps everything in memory, as the seed says. */
   readonly dataDir?: string;
+  /** DATABASE_URL: the journal in PostgreSQL, shared by every instance (exclusive with dataDir). */
+  readonly database?: StoreDatabase;
+}
+
+export interface StoreDatabase {
+  /** A postgres:// URL; it may hold a password, so it is never logged. */
+  readonly url: string;
+  readonly leaseSeconds: number;
+  /** How this instance names itself in the lease (host and pid). */
+  readonly instance: string;
 }
 
 export function readStoreWorkerData(data: unknown): StoreWorkerData {
-  const { strict, marketplace, currency, orderPaymentTtlSeconds, dataDir } = (data ?? {}) as Partial<Record<keyof StoreWorkerData, unknown>>;
-  if (typeof strict !== 'boolean' || typeof marketplace !== 'boolean' || typeof currency !== 'string' || typeof orderPaymentTtlSeconds !== 'number' || (dataDir !== undefined && typeof dataDir !== 'string')) {
-    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number, dataDir?: string }');
+  const { strict, marketplace, currency, orderPaymentTtlSeconds, dataDir, database } = (data ?? {}) as Partial<Record<keyof StoreWorkerData, unknown>>;
+  const { url, leaseSeconds, instance } = (database ?? {}) as Partial<Record<keyof StoreDatabase, unknown>>;
+  if (
+    typeof strict !== 'boolean' ||
+    typeof marketplace !== 'boolean' ||
+    typeof currency !== 'string' ||
+    typeof orderPaymentTtlSeconds !== 'number' ||
+    (dataDir !== undefined && typeof dataDir !== 'string') ||
+    (database !== undefined && (typeof url !== 'string' || typeof leaseSeconds !== 'number' || typeof instance !== 'string'))
+  ) {
+    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number, dataDir?: string, database?: { url, leaseSeconds, instance } }');
   }
-  return { strict, marketplace, currency, orderPaymentTtlSeconds, ...(dataDir === undefined ? {} : { dataDir }) };
+  return {
+    strict,
+    marketplace,
+    currency,
+    orderPaymentTtlSeconds,
+    ...(dataDir === undefined ? {} : { dataDir }),
+    ...(database === undefined ? {} : { database: { url: url as string, leaseSeconds: leaseSeconds as number, instance: instance as string } }),
+  };
 }

@@ -5,7 +5,9 @@
  * thread answers the batches one after the other, each command running to
  * completion before the next begins: that is what serialises mutations.
  * With DATA_DIR, the task first recovers the store from its journal, and
- * every batch goes through the group commit (workers/journal/). The orders'
+ * every batch goes through the group commit (workers/journal/); with
+ * DATABASE_URL the same, on the journal in PostgreSQL, once this instance
+ * holds the writer's lease (workers/journal/postgres/). The orders'
  * changes a batch made travel with its answer (the order event streams).
  */
 import { workerData } from 'node:worker_threads';
@@ -19,6 +21,7 @@ import {
   type PostedBatch,
   type StoreBatchAnswer,
   type StoreConnect,
+  type StoreDatabase,
   type StoreNotice,
   type StoreResult,
   type StoreStarted,
@@ -28,6 +31,7 @@ import { openJournal } from './journal/open-journal.js';
 import { JournalDamage } from './journal/journal-reader.js';
 import { SettingsMismatch } from './journal/store-settings-file.js';
 import type { GroupCommit } from './journal/group-commit.js';
+import { openPostgresJournal } from './journal/postgres/open-postgres-journal.js';
 
 const options = readStoreWorkerData(workerData);
 const store = new StoreDispatch(options);
@@ -74,22 +78,33 @@ function startJournal(port: MessagePort, dataDir: string): { journal: GroupCommi
   return { journal: commit, started: { started: true, recovery: summary } };
 }
 
+async function startSharedJournal(port: MessagePort, database: StoreDatabase): Promise<{ journal: GroupCommit; started: StoreStarted }> {
+  const notify = (notice: StoreNotice): void => port.postMessage(notice);
+  const { commit, summary, claimKey } = await openPostgresJournal(store, database, {
+    flushed: (seq, commands, bytes, seconds) => notify({ notice: 'flushed', seq, commands, bytes, seconds }),
+    failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
+    standby: (holder) => notify({ notice: 'standby', holder }),
+    // Another instance writes now: this one must acknowledge nothing more (the service stops; a restart makes it a standby).
+    leaseLost: (error) => notify({ notice: 'journal-failed', reason: error.message }),
+  });
+  return { journal: commit, started: { started: true, recovery: summary, claimKey } };
+}
+
 /** Piscina's one task: from now on, every message on `port` is a batch, answered on the same port in the order it came. */
-export default function connectStore(connect: unknown): StoreStarted {
+export default async function connectStore(connect: unknown): Promise<StoreStarted> {
   const { protocol, port } = (connect ?? {}) as Partial<StoreConnect>;
   if (protocol !== STORE_PROTOCOL_VERSION || port === undefined) {
     throw new Error(`store worker speaks protocol ${STORE_PROTOCOL_VERSION}, got a connection it cannot use`);
   }
   let journal: GroupCommit | undefined;
   let started: StoreStarted = { started: true, recovery: undefined };
-  if (options.dataDir !== undefined) {
-    try {
-      ({ journal, started } = startJournal(port, options.dataDir));
-    } catch (error) {
-      // Damage or other settings: the store must not serve (exit code 2); anything else is a plain failure.
-      if (error instanceof JournalDamage || error instanceof SettingsMismatch) return { started: false, reason: error.message };
-      throw error;
-    }
+  try {
+    if (options.dataDir !== undefined) ({ journal, started } = startJournal(port, options.dataDir));
+    else if (options.database !== undefined) ({ journal, started } = await startSharedJournal(port, options.database));
+  } catch (error) {
+    // Damage or other settings: the store must not serve (exit code 2); anything else is a plain failure.
+    if (error instanceof JournalDamage || error instanceof SettingsMismatch) return { started: false, reason: error.message };
+    throw error;
   }
   // Recovery is over: from now on the orders' changes go out with each answer (the order events).
   store.followOrderChanges();

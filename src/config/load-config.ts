@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dataDirSetting } from './data-dir-setting.js';
 import { trustProxySetting, type TrustProxy } from './trust-proxy-setting.js';
+import { databaseSetting, type DatabaseSettings } from './database-setting.js';
 import { availableParallelism } from 'node:os';
 import { LOG_LEVELS, type LogLevel } from '../log/logger.js';
 import { ConfigError } from './config-error.js';
@@ -52,6 +53,8 @@ export interface ServiceConfig {
   readonly auth: AuthSettings;
   /** DATA_DIR, an absolute path: the store's journal and snapshots; undefined keeps everything in memory. */
   readonly dataDir: string | undefined;
+  /** DATABASE_URL and LEASE_SECONDS: the journal in PostgreSQL, shared by several instances; exclusive with dataDir. */
+  readonly database: DatabaseSettings | undefined;
   /** The order event streams (marketplace). */
   readonly eventStreams: EventStreamLimits;
 }
@@ -176,6 +179,7 @@ function tlsSetting(certPath: string | undefined, keyPath: string | undefined): 
 const ONE_GIB = 1024 ** 3;
 
 export function loadConfig(setting: SettingLookup): ServiceConfig {
+  const dataDir = dataDirSetting(setting('DATA_DIR'));
   return {
     port: integerSetting('PORT', setting('PORT'), 3000, 0, 65535),
     host: hostSetting(setting('HOST')),
@@ -198,7 +202,9 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     storeQueueLimit: integerSetting('STORE_QUEUE_LIMIT', setting('STORE_QUEUE_LIMIT'), 10000, 1, 10_000_000),
     connections: connectionSettings(setting),
     auth: authSettings(setting),
-    dataDir: dataDirSetting(setting('DATA_DIR')),
+    dataDir,
+    // Two to sixty seconds: shorter, a GC pause could lose the lease; longer, a dead writer is missed that long.
+    database: databaseSetting(setting('DATABASE_URL'), setting('LEASE_SECONDS'), dataDir, (raw) => integerSetting('LEASE_SECONDS', raw, 5, 2, 60)),
     eventStreams: eventStreamSettings(setting),
   };
 }

@@ -44,6 +44,8 @@ const HELP: Readonly<Record<SettingName, readonly [defaultValue: string, meaning
   EVENT_STREAMS_PER_CUSTOMER: ['10', 'order event streams one customer may have open; past it, 429'],
   EVENT_STREAM_BUFFER: ['1048576', "bytes waiting for one stream's client before it is cut"],
   DATA_DIR: ['none (in memory)', 'folder for the durable journal and snapshots; acknowledged writes survive a crash'],
+  DATABASE_URL: ['none', 'postgres:// URL: the journal in PostgreSQL, shared by several instances (one writer); not with DATA_DIR'],
+  LEASE_SECONDS: ['5', "the writer's lease with DATABASE_URL: a dead writer is replaced within about this long"],
 };
 
 export function settingsHelp(): string {

@@ -1,7 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { STORE_PROTOCOL_VERSION, type RecoverySummary, type StoreConnect, type StoreStarted, type StoreWorkerData } from '../../workers/store-protocol.js';
-import { StoreChannel } from './store-channel.js';
+import { StoreChannel, type NoticeListener } from './store-channel.js';
 
 export type StorePool = Piscina<StoreConnect, StoreStarted>;
 
@@ -11,6 +11,8 @@ export interface StoreWorker {
   readonly channel: StoreChannel;
   /** What recovery found, when the store has a journal. */
   readonly recovery: RecoverySummary | undefined;
+  /** DATABASE_URL: the store's key of idempotency fingerprints, shared by its instances. */
+  readonly claimKey: Uint8Array | undefined;
 }
 
 /** The store refused to start: its journal is damaged, or it was made with other settings (exit code 2). */
@@ -29,7 +31,7 @@ export interface StoreWorkerLocation {
 }
 
 /** Starts the one store thread and hands it the batches' port. Resolves once the worker has loaded and taken the port. */
-export async function startStoreWorker(workerData: StoreWorkerData, location: StoreWorkerLocation = { filename: BUILT_WORKER }): Promise<StoreWorker> {
+export async function startStoreWorker(workerData: StoreWorkerData, location: StoreWorkerLocation = { filename: BUILT_WORKER }, whileStarting?: NoticeListener): Promise<StoreWorker> {
   const pool = new Piscina<StoreConnect, StoreStarted>({
     filename: location.filename.href,
     ...(location.execArgv === undefined ? {} : { execArgv: location.execArgv }),
@@ -46,6 +48,7 @@ export async function startStoreWorker(workerData: StoreWorkerData, location: St
   const { port1, port2 } = new MessageChannel();
   // The channel listens from the first moment: a journal's first flush notice may come before the task's answer.
   const channel = new StoreChannel(port1);
+  if (whileStarting !== undefined) channel.listen(whileStarting);
   let started: StoreStarted;
   try {
     started = await pool.run({ protocol: STORE_PROTOCOL_VERSION, port: port2 }, { transferList: [port2] });
@@ -59,5 +62,5 @@ export async function startStoreWorker(workerData: StoreWorkerData, location: St
     await pool.destroy();
     throw new StoreRefused(started.reason);
   }
-  return { pool, channel, recovery: started.recovery };
+  return { pool, channel, recovery: started.recovery, claimKey: started.claimKey };
 }

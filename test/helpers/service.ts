@@ -57,7 +57,7 @@ export interface RunningService extends ServiceUnderTest {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function childEnv(env: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+export function childEnv(env: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const settings: ReadonlySet<string> = new Set(SETTING_NAMES);
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !settings.has(name)));
   return { ...clean, LOG_LEVEL: 'warn', ...env };

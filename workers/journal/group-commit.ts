@@ -23,8 +23,8 @@ import { batchEntry, flushPayload } from './journal-entries.js';
 
 /** Where the flushes go: a segment file under DATA_DIR today; the port a shared journal plugs into. */
 export interface JournalAppender {
-  /** Appends one flush whose commands begin at `firstSeq`; resolves with its bytes once durable. */
-  append(payload: string, firstSeq: number): Promise<number>;
+  /** Appends one flush, commands `firstSeq` to `lastSeq`; resolves with its bytes once durable. */
+  append(payload: string, firstSeq: number, lastSeq: number): Promise<number>;
 }
 
 export interface DurableBatch {
@@ -130,7 +130,7 @@ export class GroupCommit {
     this.#entriesFirstSeq = lastSeq + 1;
     this.#flushing = true;
     const startedAt = performance.now();
-    this.#appender.append(flushPayload(entries), firstSeq).then(
+    this.#appender.append(flushPayload(entries), firstSeq, lastSeq).then(
       (bytes) => {
         this.#flushing = false;
         this.#durableSeq = lastSeq;

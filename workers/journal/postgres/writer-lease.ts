@@ -1,0 +1,92 @@
+/**
+ * The writer's lease (DATABASE_URL): one row with a term, a holder and an
+ * expiry. An instance takes it only when it has expired (or was never
+ * taken), and each takeover raises the term; the writer renews it every
+ * third of its length. A row with an expiry rather than a session advisory
+ * lock, because a writer that is paused (SIGSTOP, a long GC, a partition)
+ * keeps its connection and would keep an advisory lock for ever: the lease
+ * runs out on its own, and the term fences the old writer out of the
+ * journal (postgres-journal.ts).
+ */
+import type { ClientBase } from 'pg';
+
+/** The lease is someone else's now: this instance must not append, nor acknowledge anything more. */
+export class LeaseLost extends Error {
+  override readonly name = 'LeaseLost';
+}
+
+export interface LeaseHolder {
+  readonly holder: string;
+  /** Seconds until it expires (0 or less: free to take). */
+  readonly expiresIn: number;
+}
+
+export class WriterLease {
+  readonly #client: ClientBase;
+  readonly #instance: string;
+  readonly #seconds: number;
+  #term = 0;
+  #renewing: NodeJS.Timeout | undefined;
+  /** When the last renewal succeeded (performance.now()): past the lease's length without one, this instance stops counting itself the writer. */
+  #renewedAt = 0;
+
+  constructor(client: ClientBase, instance: string, seconds: number) {
+    this.#client = client;
+    this.#instance = instance;
+    this.#seconds = seconds;
+  }
+
+  get term(): number {
+    return this.#term;
+  }
+
+  /** Takes the lease if it is free: its new term, or who holds it. */
+  async tryTake(): Promise<{ readonly term: number } | LeaseHolder> {
+    const taken = await this.#client.query<{ term: string }>(
+      `INSERT INTO catalogue_lease (id, term, holder, expires_at) VALUES (1, 1, $1, now() + make_interval(secs => $2))
+       ON CONFLICT (id) DO UPDATE SET term = catalogue_lease.term + 1, holder = excluded.holder, expires_at = excluded.expires_at
+       WHERE catalogue_lease.expires_at < now()
+       RETURNING term`,
+      [this.#instance, this.#seconds],
+    );
+    const row = taken.rows[0];
+    if (row !== undefined) {
+      this.#term = Number(row.term);
+      this.#renewedAt = performance.now();
+      return { term: this.#term };
+    }
+    const held = await this.#client.query<{ holder: string; expires_in: number }>('SELECT holder, extract(epoch FROM expires_at - now())::float8 AS expires_in FROM catalogue_lease WHERE id = 1');
+    return { holder: held.rows[0]?.holder ?? 'nobody', expiresIn: held.rows[0]?.expires_in ?? 0 };
+  }
+
+  /** Renews every third of the lease; `lost` is called once, when another instance has it or renewals failed for a whole lease. */
+  keep(lost: (error: LeaseLost) => void): void {
+    let done = false;
+    const give = (reason: string): void => {
+      if (done) return;
+      done = true;
+      this.stop();
+      lost(new LeaseLost(reason));
+    };
+    this.#renewing = setInterval(() => {
+      if (performance.now() - this.#renewedAt > this.#seconds * 1000) {
+        give(`no renewal of the writer's lease for ${this.#seconds} s (PostgreSQL unreachable?)`);
+        return;
+      }
+      this.#client
+        .query('UPDATE catalogue_lease SET expires_at = now() + make_interval(secs => $1) WHERE id = 1 AND term = $2', [this.#seconds, this.#term])
+        .then((renewed) => {
+          if (renewed.rowCount === 1) this.#renewedAt = performance.now();
+          else give(`the writer's lease of term ${this.#term} was taken over by another instance`);
+        })
+        .catch(() => {
+          // Tried again at the next tick; a whole lease without success gives it up.
+        });
+    }, (this.#seconds * 1000) / 3);
+  }
+
+  stop(): void {
+    clearInterval(this.#renewing);
+    this.#renewing = undefined;
+  }
+}
