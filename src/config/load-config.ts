@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dataDirSetting } from './data-dir-setting.js';
 import { availableParallelism } from 'node:os';
-import { LOG_LEVELS, type LogLevel } from '../log/logger.js';
+import { LOG_LEVELS, type LogLevel } from '../log/log-levels.js';
 import { ConfigError } from './config-error.js';
 import type { SettingLookup, SettingName } from './settings.js';
 
