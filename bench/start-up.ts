@@ -29,7 +29,7 @@ const USAGE = `usage: node --import tsx bench/start-up.ts [options]   (run npm r
 
 const DIST = fileURLToPath(new URL('../dist', import.meta.url));
 /** How often a start not yet answering is asked again: the figures' resolution. */
-const POLL_MS = 3;
+const POLL_MS = 10;
 /** Far above any start; only a hung one reaches it. */
 const CEILING_MS = 30_000;
 
