@@ -9,13 +9,14 @@
  *                            src/config, src/log and workers' protocol modules,
  *                            never another domain
  *   workers/                 never imports src/
- *   src/main.ts, src/app.ts, src/service.ts compose everything
+ *   src/main.ts, src/serve.ts, src/service.ts, src/store-start.ts, src/app.ts
+ *                            compose everything
  *
  * The front may import from workers/ only the protocol modules (the files both
  * threads share), and types only: the worker's code never lands in the front.
  */
 const LOWER_LAYERS = '^src/(http|auth|store|config|log)/';
-const COMPOSITION = '^src/(main|app|service)[.]ts$';
+const COMPOSITION = '^src/(main|serve|service|store-start|app)[.]ts$';
 
 module.exports = {
   forbidden: [

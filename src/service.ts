@@ -1,10 +1,9 @@
 import type { Server } from 'node:http';
-import { hostname } from 'node:os';
 import type { ServiceConfig } from './config/load-config.js';
 import type { Logger } from './log/logger.js';
 import { BatchingStoreClient } from './store/store-client.js';
-import { startStoreWorker, type StoreWorkerLocation } from './store/start-store-worker.js';
-import { claimDataDir } from './store/data-dir-claim.js';
+import { StoreRefused, type StoreWorker, type StoreWorkerLocation } from './store/start-store-worker.js';
+import { startStore, stopStore, type StoreStart } from './store-start.js';
 import { createApp } from './app.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { closeGracefully, createServer, listen } from './http/server.js';
@@ -26,41 +25,55 @@ export interface ServiceStartOptions {
   readonly onStoreLost: () => void;
   /** The built store worker; tests running the front from source point it at dist/. */
   readonly worker?: StoreWorkerLocation;
+  /** The store, begun by the caller before it loaded the front (serve.ts); begun here when absent. */
+  readonly store?: StoreStart;
+  /**
+   * Aborted when a stop is asked for (main.ts: SIGTERM or SIGINT). If that
+   * happens before the service answers, the start ends with StartStopped:
+   * the store thread stopped, DATA_DIR released, nothing listening.
+   */
+  readonly stopRequest?: AbortSignal;
   /** Who charges cards (tests: a slow or failing one); the simulated processor by default. */
   readonly cardProcessor?: CardProcessor;
 }
 
+/** A stop was asked for while the service started; it stopped before it answered anything. */
+export class StartStopped extends Error {
+  override readonly name = 'StartStopped';
+}
+
 /**
  * The whole service in one process: the store worker, the front and the
- * server. main.ts adds the process around it (signals, exit codes); the
- * in-process tests use it as it is. Throws ConfigError for a bad setting.
+ * server. main.ts and serve.ts add the process around it (signals, exit
+ * codes); the in-process tests use it as it is. Throws ConfigError for a bad setting,
+ * StartStopped when options.stopRequest was aborted before it listened.
  */
 export async function startService(config: ServiceConfig, log: Logger, options: ServiceStartOptions): Promise<ServiceHandle> {
-  const dataDir = config.dataDir === undefined ? undefined : claimDataDir(config.dataDir);
-  let worker;
+  const stopRequested = (): boolean => options.stopRequest?.aborted === true;
+  if (stopRequested() && options.store === undefined) throw new StartStopped('stopped before the store was started');
+  const start = options.store ?? startStore(config, options.worker, options.stopRequest);
+  let worker: StoreWorker;
   try {
-    worker = await startStoreWorker(
-      {
-        strict: config.strict,
-        marketplace: config.marketplace,
-        currency: config.currency,
-        orderPaymentTtlSeconds: config.orderPaymentTtlSeconds,
-        ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir }),
-        ...(config.database === undefined ? {} : { database: { ...config.database, instance: `${hostname()}:${process.pid}` } }),
-      },
-      options.worker,
-      (notice) => {
-        if (notice.notice === 'standby') log.info('standby: another instance holds the writer lease; applying the journal until it is free', { holder: notice.holder });
-      },
-    );
+    start.whileStarting((notice) => {
+      if (notice.notice === 'standby') log.info('standby: another instance holds the writer lease; applying the journal until it is free', { holder: notice.holder });
+    });
+    worker = await start.worker;
   } catch (error) {
-    dataDir?.release();
+    await stopStore(start);
+    // With DATABASE_URL a stop ends the store's start where it is (startStore);
+    // a refusal (settings, damage) is still one: the next start would meet it too.
+    if (config.database !== undefined && stopRequested() && !(error instanceof StoreRefused)) throw new StartStopped('stopped while the store was starting');
     throw error;
   }
   const { pool, channel, recovery } = worker;
   // The fingerprints' key: kept in DATA_DIR, or in the database so that every instance recognises a key.
-  const claimSecret = dataDir?.claimSecret ?? (worker.claimKey === undefined ? undefined : Buffer.from(worker.claimKey));
+  const claimSecret = start.dataDir?.claimSecret ?? (worker.claimKey === undefined ? undefined : Buffer.from(worker.claimKey));
   if (recovery !== undefined) logRecovery(log, recovery);
+  // Nothing was sent to the store yet: stopping it now loses nothing.
+  if (stopRequested()) {
+    await stopStore(start);
+    throw new StartStopped('stopped once the store had started');
+  }
   let stopping = false;
   pool.on('error', (error: Error) => log.error('store worker error', { error: error.message }));
   pool.on('workerDestroy', () => {
@@ -81,6 +94,8 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     log.fatal('the journal cannot be written; stopping so that a restart recovers what was acknowledged', { reason: notice.reason });
     options.onStoreLost();
   });
+  let server: Server;
+  let url: string;
   try {
     const app = createApp({
       config,
@@ -92,31 +107,39 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       ...(claimSecret === undefined ? {} : { claimSecret }),
       ...(orderEvents === undefined ? {} : { orderEvents }),
     });
-    const server = createServer(config, app);
-    const url = await listen(server, config);
-    return {
-      url,
-      server,
-      async stop() {
-        stopping = true;
-        clock?.stop();
-        // Streams never finish by themselves: each ends now with a last `retry:`, within the drain.
-        orderEvents?.drain();
-        await closeGracefully(server, drain, config.connections.shutdownGraceMs);
-        await store.whenIdle();
-        channel.close();
-        await pool.destroy();
-        dataDir?.release();
-      },
-    };
+    server = createServer(config, app);
+    // A signal that came while the start ran without a pause (loading the
+    // front, building the app) is only seen at the event loop's next poll:
+    // let the loop turn once, so that such a stop is met before the port is bound.
+    if (options.stopRequest !== undefined) await pollOnce();
+    if (stopRequested()) throw new StartStopped('stopped before listening');
+    url = await listen(server, config);
   } catch (error) {
     stopping = true;
     clock?.stop();
-    channel.close();
-    await pool.destroy();
-    dataDir?.release();
+    await stopStore(start);
     throw error;
   }
+  const listening = server;
+  return {
+    url,
+    server: listening,
+    async stop() {
+      stopping = true;
+      clock?.stop();
+      // Streams never finish by themselves: each ends now with a last `retry:`, within the drain.
+      orderEvents?.drain();
+      await closeGracefully(listening, drain, config.connections.shutdownGraceMs);
+      await store.whenIdle();
+      await stopStore(start);
+    },
+  };
+}
+
+/** Resolves after the event loop has been through its poll phase (where signals are delivered) at least once. */
+function pollOnce(): Promise<void> {
+  // An immediate set from the check phase runs in the next iteration's, after that iteration's poll.
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 function logRecovery(log: Logger, recovery: RecoverySummary): void {

@@ -49,6 +49,20 @@ test('a restart on the same database gives back every acknowledged write, and th
   t.regex(second.stderr(), /"msg":"journal recovered"/);
 });
 
+test('SIGTERM to a standby waiting for the lease stops it at once with exit 0, and the writer serves on', async (t) => {
+  const database = await startPostgres(t);
+  const writer = await running(startInstance(t, clusterEnv(database, { STRICT: '1' })));
+  const standby = startInstance(t, clusterEnv(database, { STRICT: '1' }));
+  standby.ready.catch(() => undefined);
+  await untilStandby(standby);
+  const asked = performance.now();
+  t.deepEqual(await standby.stop('SIGTERM'), { code: 0, signal: null }, 'a clean stop, not the signal');
+  const stoppedMs = performance.now() - asked;
+  t.true(stoppedMs < 1500, `stopped without waiting for the lease (${Math.round(stoppedMs)} ms)`);
+  t.regex(standby.output(), /"signal":"SIGTERM","msg":"stopped during start-up, before serving anything"/);
+  t.is(await created(writer, 'after the standby left'), 11, 'the writer still holds the lease and writes');
+});
+
 async function failover(t: ExecutionContext, database: Postgres, workloadSeed: number): Promise<void> {
   const workload = catalogueCrashWorkload(seededRandom(workloadSeed), 50);
   const env = clusterEnv(database, workload.env);

@@ -3,7 +3,7 @@ import { dataDirSetting } from './data-dir-setting.js';
 import { trustProxySetting, type TrustProxy } from './trust-proxy-setting.js';
 import { databaseSetting, type DatabaseSettings } from './database-setting.js';
 import { availableParallelism } from 'node:os';
-import { LOG_LEVELS, type LogLevel } from '../log/logger.js';
+import { LOG_LEVELS, type LogLevel } from '../log/log-levels.js';
 import { ConfigError } from './config-error.js';
 import type { SettingLookup, SettingName } from './settings.js';
 

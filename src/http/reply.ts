@@ -12,10 +12,13 @@ export type HeaderList = readonly string[];
 /** A JSON body as one string, or as parts written one after the other (a long list). */
 export type JsonBody = string | readonly Uint8Array[];
 
+/** A text body as one string, or as bytes sent as they are (a file read from disk, never decoded). */
+export type TextBody = string | readonly Uint8Array[];
+
 export type Reply =
   | { readonly kind: 'json'; readonly status: number; readonly body: JsonBody; readonly headers?: HeaderList }
   /** Not JSON: metrics in Prometheus' text format, the API reference page. */
-  | { readonly kind: 'text'; readonly status: number; readonly contentType: string; readonly body: string; readonly headers?: HeaderList }
+  | { readonly kind: 'text'; readonly status: number; readonly contentType: string; readonly body: TextBody; readonly headers?: HeaderList }
   | { readonly kind: 'empty'; readonly status: number; readonly headers?: HeaderList }
   /** An entry of the error tables; `message` replaces the table's wording (a parser or validation message). */
   | { readonly kind: 'error'; readonly code: string; readonly message?: string; readonly headers?: HeaderList }
@@ -31,7 +34,7 @@ export type ErrorReply = Extract<Reply, { kind: 'error' }>;
 export const jsonReply = (status: number, body: JsonBody, headers?: HeaderList): Reply =>
   headers === undefined ? { kind: 'json', status, body } : { kind: 'json', status, body, headers };
 
-export const textReply = (status: number, contentType: string, body: string, headers?: HeaderList): Reply =>
+export const textReply = (status: number, contentType: string, body: TextBody, headers?: HeaderList): Reply =>
   headers === undefined ? { kind: 'text', status, contentType, body } : { kind: 'text', status, contentType, body, headers };
 
 export const emptyReply = (status: number, headers?: HeaderList): Reply => (headers === undefined ? { kind: 'empty', status } : { kind: 'empty', status, headers });

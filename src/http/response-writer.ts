@@ -3,7 +3,7 @@ import { Buffer } from 'node:buffer';
 import type { HttpErrorTable } from './http-errors.js';
 import type { DrainState } from './drain.js';
 import type { AnsweredHook, Exchange } from './exchange.js';
-import type { HeaderList, JsonBody, Reply } from './reply.js';
+import type { HeaderList, JsonBody, Reply, TextBody } from './reply.js';
 import { EventStream } from './event-stream.js';
 
 /**
@@ -37,7 +37,7 @@ function headerList(own: readonly string[], exchange: Exchange, first: HeaderLis
 
 const NO_HEADERS: HeaderList = [];
 
-function writeBody(res: ServerResponse, status: number, type: string, body: JsonBody, exchange: Exchange, first: HeaderList, last: HeaderList | undefined): void {
+function writeBody(res: ServerResponse, status: number, type: string, body: JsonBody | TextBody, exchange: Exchange, first: HeaderList, last: HeaderList | undefined): void {
   if (typeof body === 'string') {
     res.writeHead(status, headerList(['content-type', type, 'content-length', String(Buffer.byteLength(body))], exchange, first, last));
     res.end(body);

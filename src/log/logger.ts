@@ -1,4 +1,7 @@
 import pino from 'pino';
+import type { LogLevel } from './log-levels.js';
+
+export { LOG_LEVELS, type LogLevel } from './log-levels.js';
 
 /**
  * Structured logs with pino: one JSON object a line on stderr,
@@ -7,9 +10,6 @@ import pino from 'pino';
  * redaction that keeps a credential out even if one is ever passed in a
  * field (every level, every field path below).
  */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
 type LogValue = string | number | boolean | undefined;
 type LogFields = Readonly<Record<string, LogValue>>;
 type LogMethod = (message: string, fields?: LogFields) => void;

@@ -21,6 +21,7 @@ export class DataDirInUse extends Error {
 
 export interface DataDirClaim {
   readonly claimSecret: Buffer;
+  /** Deletes the LOCK; call it once the store thread has exited. */
   release(): void;
 }
 
@@ -62,7 +63,15 @@ export function claimDataDir(dataDir: string): DataDirClaim {
   const lockFile = join(dataDir, 'LOCK');
   lock(lockFile);
   try {
-    return { claimSecret: keptSecret(join(dataDir, 'idempotency.key')), release: () => rmSync(lockFile, { force: true }) };
+    const claimSecret = keptSecret(join(dataDir, 'idempotency.key'));
+    let held = true;
+    // Once only: a second release, after another instance has claimed the folder, would delete its LOCK.
+    const release = (): void => {
+      if (!held) return;
+      held = false;
+      rmSync(lockFile, { force: true });
+    };
+    return { claimSecret, release };
   } catch (error) {
     rmSync(lockFile, { force: true });
     throw error;

@@ -30,8 +30,19 @@ export interface StoreWorkerLocation {
   readonly execArgv?: string[];
 }
 
-/** Starts the one store thread and hands it the batches' port. Resolves once the worker has loaded and taken the port. */
-export async function startStoreWorker(workerData: StoreWorkerData, location: StoreWorkerLocation = { filename: BUILT_WORKER }, whileStarting?: NoticeListener): Promise<StoreWorker> {
+/**
+ * Starts the one store thread and hands it the batches' port. Resolves once
+ * the worker has loaded and taken the port. `abandon`, when aborted before
+ * that, ends the thread where it is and rejects: for a start that may wait
+ * without end (a standby waiting for the writer lease) and has nothing of its
+ * own to lose (it has appended nothing).
+ */
+export async function startStoreWorker(
+  workerData: StoreWorkerData,
+  location: StoreWorkerLocation = { filename: BUILT_WORKER },
+  whileStarting?: NoticeListener,
+  abandon?: AbortSignal,
+): Promise<StoreWorker> {
   const pool = new Piscina<StoreConnect, StoreStarted>({
     filename: location.filename.href,
     ...(location.execArgv === undefined ? {} : { execArgv: location.execArgv }),
@@ -50,12 +61,17 @@ export async function startStoreWorker(workerData: StoreWorkerData, location: St
   const channel = new StoreChannel(port1);
   if (whileStarting !== undefined) channel.listen(whileStarting);
   let started: StoreStarted;
+  const end = (): void => void pool.destroy();
+  abandon?.addEventListener('abort', end, { once: true });
   try {
+    if (abandon?.aborted === true) throw new Error('the start was abandoned');
     started = await pool.run({ protocol: STORE_PROTOCOL_VERSION, port: port2 }, { transferList: [port2] });
   } catch (error) {
     channel.close();
     await pool.destroy();
     throw error;
+  } finally {
+    abandon?.removeEventListener('abort', end);
   }
   if (!started.started) {
     channel.close();

@@ -57,6 +57,7 @@ export interface RunningService extends ServiceUnderTest {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** The test process's environment without any of the service's settings, then `env`: a child sees only what its test gives it. */
 export function childEnv(env: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const settings: ReadonlySet<string> = new Set(SETTING_NAMES);
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !settings.has(name)));

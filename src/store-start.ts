@@ -1,0 +1,74 @@
+/**
+ * The store's start and stop, apart from the rest of the service so that the
+ * process can begin it before it loads the front (serve.ts): the thread boots
+ * on another core (tens of milliseconds of Node's own start, then the seed or
+ * the journal's recovery) while the router, the JWT library and the metrics
+ * load on this one.
+ */
+import { hostname } from 'node:os';
+import type { ServiceConfig } from './config/load-config.js';
+import { claimDataDir, type DataDirClaim } from './store/data-dir-claim.js';
+import type { NoticeListener } from './store/store-channel.js';
+import { startStoreWorker, type StoreWorker, type StoreWorkerLocation } from './store/start-store-worker.js';
+
+/** A store on its way up: DATA_DIR claimed for it, its thread starting. */
+export interface StoreStart {
+  /** Held until the thread has stopped (stopStore). */
+  readonly dataDir: DataDirClaim | undefined;
+  /** Resolves once the worker has loaded, and with DATA_DIR recovered; rejects with StoreRefused or a plain failure (its thread already stopped). */
+  readonly worker: Promise<StoreWorker>;
+  /** Where the thread's notices go until the service listens to its channel (a standby's wait); those that came earlier are handed over first. */
+  whileStarting(listener: NoticeListener): void;
+}
+
+/**
+ * Claims DATA_DIR (throws DataDirInUse) and starts the thread; does not wait
+ * for it. With DATABASE_URL, `stopRequest` ends a start still under way at
+ * once (a standby may wait for the lease without end, and holds nothing that
+ * a cut could harm); with DATA_DIR the start is let finish its recovery first.
+ */
+export function startStore(config: ServiceConfig, location?: StoreWorkerLocation, stopRequest?: AbortSignal): StoreStart {
+  const dataDir = config.dataDir === undefined ? undefined : claimDataDir(config.dataDir);
+  // The logger may not be loaded yet (serve.ts): notices wait for whileStarting.
+  const early: Parameters<NoticeListener>[0][] = [];
+  let forward: NoticeListener | undefined;
+  const worker = startStoreWorker(
+    {
+      strict: config.strict,
+      marketplace: config.marketplace,
+      currency: config.currency,
+      orderPaymentTtlSeconds: config.orderPaymentTtlSeconds,
+      ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir }),
+      ...(config.database === undefined ? {} : { database: { ...config.database, instance: `${hostname()}:${process.pid}` } }),
+    },
+    location,
+    (notice) => (forward === undefined ? early.push(notice) : forward(notice)),
+    config.database === undefined ? undefined : stopRequest,
+  );
+  // A refusal may come while the caller is still loading the front, before
+  // anyone awaits it; Node would call that an unhandled rejection and end the
+  // process. Whoever awaits `worker` still gets the refusal.
+  worker.catch(() => undefined);
+  return {
+    dataDir,
+    worker,
+    whileStarting(listener) {
+      forward = listener;
+      for (const notice of early.splice(0)) listener(notice);
+    },
+  };
+}
+
+/**
+ * Stops the thread, then gives DATA_DIR back. The LOCK goes only once the
+ * thread has exited, when nothing of this process can append to the journal
+ * any more. A store that never started has no thread left to stop.
+ */
+export async function stopStore(start: StoreStart): Promise<void> {
+  const worker = await start.worker.catch(() => undefined);
+  if (worker !== undefined) {
+    worker.channel.close();
+    await worker.pool.destroy();
+  }
+  start.dataDir?.release();
+}
