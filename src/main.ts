@@ -6,6 +6,7 @@
 import { ConfigError } from './config/config-error.js';
 import { loadConfig } from './config/load-config.js';
 import { settingLookup } from './config/settings.js';
+import { settingsHelp } from './config/setting-help.js';
 import { createLogger } from './log/logger.js';
 import { startService } from './service.js';
 import { runHashPassword } from './auth/hash-password-command.js';
@@ -63,4 +64,5 @@ async function serve(args: readonly string[]): Promise<void> {
 
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'hash-password') process.exitCode = await runHashPassword(rest);
+else if (command === '--help' || command === '-h') process.stdout.write(settingsHelp());
 else await serve(process.argv.slice(2));

@@ -59,11 +59,7 @@ function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAn
 }
 
 function startJournal(port: MessagePort, dataDir: string): { journal: GroupCommit; started: StoreStarted } {
-  const notify = (notice: StoreNotice): void => port.postMessage(notice);
-  const { commit, summary } = openJournal(store, dataDir, {
-    flushed: (seq, commands, bytes, seconds) => notify({ notice: 'flushed', seq, commands, bytes, seconds }),
-    failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
-  });
+  const { commit, summary } = openJournal(store, dataDir, (notice: StoreNotice) => port.postMessage(notice));
   return { journal: commit, started: { started: true, recovery: summary } };
 }
 

@@ -49,6 +49,8 @@ export interface ServiceConfig {
   readonly auth: AuthSettings;
   /** DATA_DIR, an absolute path: the store's journal and snapshots; undefined keeps everything in memory. */
   readonly dataDir: string | undefined;
+  /** SNAPSHOT_BYTES: journal bytes written since the newest snapshot before the next one is taken. */
+  readonly snapshotBytes: number;
 }
 
 /** How long a client may take, and how many may be connected: chosen for a JSON API, not Node's defaults. */
@@ -181,6 +183,8 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     connections: connectionSettings(setting),
     auth: authSettings(setting),
     dataDir: dataDirSetting(setting('DATA_DIR')),
+    // At least a megabyte: below that a busy shop would snapshot all the time.
+    snapshotBytes: integerSetting('SNAPSHOT_BYTES', setting('SNAPSHOT_BYTES'), 64 * 1024 * 1024, 1024 * 1024, 64 * ONE_GIB),
   };
 }
 

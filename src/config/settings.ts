@@ -40,6 +40,7 @@ export const SETTING_NAMES = [
   'PASSWORD_HASH_COST',
   'REGISTER_MAX_PER_HOUR',
   'DATA_DIR',
+  'SNAPSHOT_BYTES',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

@@ -1,46 +1,79 @@
 /**
  * A store's start on DATA_DIR: check the settings it was made with, load the
- * newest snapshot, replay the journal after it (cutting a torn tail), then
- * keep appending where the journal ends.
+ * newest snapshot, replay the journal after it (cutting a torn tail), finish
+ * the charges a crash left out, then keep appending where the journal ends.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { RecoverySummary } from '../store-protocol.js';
+import type { RecoverySummary, StoreNotice } from '../store-protocol.js';
 import type { StoreDispatch } from '../store-dispatch.js';
-import { journalDir, snapshotDir } from './data-dir-layout.js';
+import { journalDir, segmentFile, snapshotDir } from './data-dir-layout.js';
 import { checkStoreSettings } from './store-settings-file.js';
-import { readJournal } from './journal-reader.js';
+import { readJournal, segmentsBefore } from './journal-reader.js';
 import { replay } from './replay.js';
 import { SegmentWriter } from './segment-writer.js';
-import { GroupCommit, type FlushObserver } from './group-commit.js';
+import { GroupCommit } from './group-commit.js';
+import { dropSnapshotsBefore, readNewestSnapshot } from './snapshot-file.js';
+import { Compaction } from './compaction.js';
+
+/** SNAPSHOT_BYTES's default: the journal written since the newest snapshot before the next is taken. */
+export const DEFAULT_SNAPSHOT_BYTES = 64 * 1024 * 1024;
 
 export interface OpenJournal {
   readonly commit: GroupCommit;
-  readonly writer: SegmentWriter;
   readonly summary: RecoverySummary;
 }
 
+/**
+ * A charge out when the process died was never answered: whether the card
+ * was charged is unknown to the store, so it is finished as the processor
+ * failing (the key released, the order pending again), exactly as the live
+ * path does when the processor does not answer. The client's retry with the
+ * same key then runs afresh. Recorded in the journal like any command.
+ */
+function finishChargesLeftOut(dispatch: StoreDispatch, commit: GroupCommit): number {
+  const { parts } = dispatch;
+  if (parts.mode !== 'marketplace') return 0;
+  const out = parts.payments.chargesOut();
+  if (out.length > 0) commit.run(out.map(({ userId, orderId, claim }) => ({ kind: 'payments.finish', userId, orderId, claim, result: { kind: 'failed' } }) as const), Date.now());
+  return out.length;
+}
+
 /** Throws JournalDamage or SettingsMismatch when the store must not start. */
-export function openJournal(dispatch: StoreDispatch, dataDir: string, observer: FlushObserver): OpenJournal {
+export function openJournal(dispatch: StoreDispatch, dataDir: string, notify: (notice: StoreNotice) => void): OpenJournal {
   const started = performance.now();
   mkdirSync(journalDir(dataDir), { recursive: true });
   mkdirSync(snapshotDir(dataDir), { recursive: true });
   checkStoreSettings(dataDir, dispatch.options);
-  const read = readJournal(dataDir, 0, { cutTornTail: true });
+  const snapshot = readNewestSnapshot(dataDir);
+  if (snapshot !== undefined) {
+    dispatch.restoreState(snapshot.state);
+    // A crash between a snapshot and the deletes it allows leaves what it covers: delete it now.
+    for (const firstSeq of segmentsBefore(dataDir, snapshot.seq + 1)) rmSync(segmentFile(dataDir, firstSeq), { force: true });
+    dropSnapshotsBefore(dataDir, snapshot.seq);
+  }
+  const read = readJournal(dataDir, snapshot?.seq ?? 0, { cutTornTail: true });
   const replayed = replay(dispatch, read.batches);
   const writer = new SegmentWriter(dataDir, read.newest?.firstSeq ?? read.lastSeq + 1, read.newest?.bytes ?? 0, read.bytes);
-  const commit = new GroupCommit(dispatch, writer, read.lastSeq, observer);
+  const compaction = new Compaction(dispatch.options, dataDir, writer, dispatch.options.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES, snapshot?.bytes ?? 0, notify);
+  const commit = new GroupCommit(dispatch, writer, read.lastSeq, {
+    flushed: (seq, commands, bytes, seconds) => {
+      notify({ notice: 'flushed', seq, commands, bytes, seconds });
+      compaction.afterFlush(seq);
+    },
+    failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
+  });
+  const chargesReleased = finishChargesLeftOut(dispatch, commit);
   return {
     commit,
-    writer,
     summary: {
-      snapshotSeq: undefined,
-      snapshotAtMs: undefined,
+      snapshotSeq: snapshot?.seq,
+      snapshotAtMs: snapshot?.atMs,
       replayed,
       lastSeq: read.lastSeq,
       milliseconds: Math.round(performance.now() - started),
       cut: read.cut,
-      chargesReleased: 0,
+      chargesReleased,
     },
   };
 }

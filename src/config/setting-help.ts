@@ -1,0 +1,60 @@
+import { SETTING_NAMES, type SettingName } from './settings.js';
+
+/**
+ * `node dist/main.js --help`: every setting with its default and meaning. A
+ * Record over the setting names, so a new setting without a line here is a
+ * type error rather than a silent gap.
+ */
+const HELP: Readonly<Record<SettingName, readonly [defaultValue: string, meaning: string]>> = {
+  PORT: ['3000', 'TCP port; 0 picks a free one'],
+  HOST: ['127.0.0.1', 'address to bind; 0.0.0.0 or :: to serve other machines'],
+  BASE_PATH: ['', 'path prefix for every route (/api)'],
+  BODY_LIMIT: ['1048576', 'largest request body in bytes'],
+  STRICT: ['off', '1: ids never reused, parse errors answered 400'],
+  MARKETPLACE: ['off', '1: the shop (users, carts, orders, payments); implies STRICT'],
+  CURRENCY: ['EUR', "the marketplace's ISO 4217 currency code"],
+  ORDER_PAYMENT_TTL: ['1800', 'seconds an order may stay unpaid before the clock cancels it'],
+  LOG_LEVEL: ['info', 'fatal, error, warn, info, debug or silent (JSON lines on stderr)'],
+  ACCESS_LOG: ['off', '1: one log line per request'],
+  METRICS: ['on', '0 turns off GET /metrics'],
+  OPENAPI: ['on', '0 turns off GET /openapi.json and /docs'],
+  DOCS: ['on', '0 turns off /docs only'],
+  CORS_ORIGINS: ['none', '* or a comma-separated list of origins'],
+  TLS_CERT: ['none', 'PEM certificate file; with TLS_KEY the service speaks HTTPS only'],
+  TLS_KEY: ['none', 'PEM key file'],
+  STORE_QUEUE_LIMIT: ['10000', 'store commands that may wait; past it, 503 with Retry-After'],
+  HEADERS_TIMEOUT: ['10', 'seconds for a request line and headers'],
+  REQUEST_TIMEOUT: ['30', 'seconds for a whole request'],
+  KEEP_ALIVE_TIMEOUT: ['5', 'seconds an idle keep-alive connection stays open'],
+  MAX_CONNECTIONS: ['10000', 'open connections at most; 0 for no cap'],
+  SHUTDOWN_GRACE: ['10', 'seconds a stop waits for unfinished requests'],
+  AUTH_USERS: ['none', 'user:password,... (a password may be an scrypt hash: hash-password)'],
+  API_KEYS: ['none', 'key1,key2 or label=key,...'],
+  JWT_SECRET: ['random per start', 'HS256 secret for /login tokens, at least 32 bytes'],
+  JWT_TTL: ['3600', 'token lifetime in seconds'],
+  PROTECT: ['none', 'which scheme guards which endpoint: "METHOD PATH=SCHEME,..."'],
+  LOGIN_MAX_FAILURES: ['10', 'failed logins per username and address in 15 minutes before 429; 0 off'],
+  HASH_CONCURRENCY: ['cores - 1', 'password hashes computed at once'],
+  HASH_QUEUE_LIMIT: ['32', 'password checks that may wait for a hash; past it, 503'],
+  PASSWORD_HASH_COST: ['14', "scrypt's cost (log2 N, 10 to 20) for customers' passwords"],
+  REGISTER_MAX_PER_HOUR: ['20', 'registrations per address in an hour before 429; 0 off'],
+  DATA_DIR: ['none (in memory)', 'folder for the durable journal and snapshots; acknowledged writes survive a crash'],
+  SNAPSHOT_BYTES: ['67108864', 'journal bytes after which a snapshot is taken in the background'],
+};
+
+export function settingsHelp(): string {
+  const flag = (name: SettingName): string => `--${name.toLowerCase().replaceAll('_', '-')}`;
+  const rows = SETTING_NAMES.map((name) => {
+    const [defaultValue, meaning] = HELP[name];
+    return `  ${name.padEnd(22)} ${flag(name).padEnd(24)} ${meaning} (default: ${defaultValue || 'empty'})`;
+  });
+  return [
+    'usage: node dist/main.js [--setting value ...]',
+    '       node dist/main.js hash-password [password]   print an scrypt hash for AUTH_USERS',
+    '',
+    'Every setting is an environment variable and a flag of the same name; a flag beats the variable.',
+    '',
+    ...rows,
+    '',
+  ].join('\n');
+}
