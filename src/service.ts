@@ -39,7 +39,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   let worker;
   try {
     worker = await startStoreWorker(
-      { strict: config.strict, marketplace: config.marketplace, currency: config.currency, orderPaymentTtlSeconds: config.orderPaymentTtlSeconds, ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir }) },
+      { strict: config.strict, marketplace: config.marketplace, currency: config.currency, orderPaymentTtlSeconds: config.orderPaymentTtlSeconds, ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir, snapshotBytes: config.snapshotBytes }) },
       options.worker,
     );
   } catch (error) {
@@ -63,6 +63,8 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   const metrics = config.metrics ? createServiceMetrics(store, dataDir === undefined ? undefined : { recovery }, orderEvents?.stats) : undefined;
   channel.listen((notice) => {
     metrics?.journal?.(notice);
+    if (notice.notice === 'snapshot') log.info('journal: snapshot written', { seq: notice.seq, bytes: notice.bytes });
+    if (notice.notice === 'snapshot-failed') log.error('journal: a snapshot could not be made; the journal keeps growing until the next try', { reason: notice.reason });
     if (notice.notice !== 'journal-failed') return;
     // What the store holds is no longer what the disk holds: nothing more may be acknowledged.
     log.fatal('the journal cannot be written; stopping so that a restart recovers what was acknowledged', { reason: notice.reason });

@@ -29,7 +29,7 @@ import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-
 import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 8;
+export const STORE_PROTOCOL_VERSION = 9;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =
@@ -117,6 +117,8 @@ export type StoreNotice =
   | { readonly notice: 'flushed'; readonly seq: number; readonly commands: number; readonly bytes: number; readonly seconds: number }
   /** A snapshot of the store after command `seq` was written at `atMs`. */
   | { readonly notice: 'snapshot'; readonly seq: number; readonly atMs: number; readonly bytes: number }
+  /** A snapshot could not be made; the journal goes on growing until the next try (the service logs it). */
+  | { readonly notice: 'snapshot-failed'; readonly reason: string }
   /** The journal cannot be written: nothing more will be acknowledged, and the service must stop. */
   | { readonly notice: 'journal-failed'; readonly reason: string };
 
@@ -194,12 +196,21 @@ export interface StoreWorkerData {
   readonly orderPaymentTtlSeconds: number;
   /** DATA_DIR: where the journal and snapshots live; undefined keeps everything in memory, as the seed says. */
   readonly dataDir?: string;
+  /** SNAPSHOT_BYTES: journal bytes after which a snapshot is taken in the background. */
+  readonly snapshotBytes?: number;
 }
 
 export function readStoreWorkerData(data: unknown): StoreWorkerData {
-  const { strict, marketplace, currency, orderPaymentTtlSeconds, dataDir } = (data ?? {}) as Partial<Record<keyof StoreWorkerData, unknown>>;
-  if (typeof strict !== 'boolean' || typeof marketplace !== 'boolean' || typeof currency !== 'string' || typeof orderPaymentTtlSeconds !== 'number' || (dataDir !== undefined && typeof dataDir !== 'string')) {
-    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number, dataDir?: string }');
+  const { strict, marketplace, currency, orderPaymentTtlSeconds, dataDir, snapshotBytes } = (data ?? {}) as Partial<Record<keyof StoreWorkerData, unknown>>;
+  if (
+    typeof strict !== 'boolean' ||
+    typeof marketplace !== 'boolean' ||
+    typeof currency !== 'string' ||
+    typeof orderPaymentTtlSeconds !== 'number' ||
+    (dataDir !== undefined && typeof dataDir !== 'string') ||
+    (snapshotBytes !== undefined && typeof snapshotBytes !== 'number')
+  ) {
+    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number, dataDir?: string, snapshotBytes?: number }');
   }
-  return { strict, marketplace, currency, orderPaymentTtlSeconds, ...(dataDir === undefined ? {} : { dataDir }) };
+  return { strict, marketplace, currency, orderPaymentTtlSeconds, ...(dataDir === undefined ? {} : { dataDir }), ...(snapshotBytes === undefined ? {} : { snapshotBytes }) };
 }

@@ -51,6 +51,8 @@ export interface ServiceConfig {
   readonly dataDir: string | undefined;
   /** The order event streams (marketplace). */
   readonly eventStreams: EventStreamLimits;
+  /** SNAPSHOT_BYTES: journal bytes written since the newest snapshot before the next one is taken. */
+  readonly snapshotBytes: number;
 }
 
 /** The order event streams' heartbeat and limits (issue 18). */
@@ -196,6 +198,8 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     auth: authSettings(setting),
     dataDir: dataDirSetting(setting('DATA_DIR')),
     eventStreams: eventStreamSettings(setting),
+    // At least 4 KiB (that small only for tests): each snapshot writes the whole store, so a busy shop wants megabytes.
+    snapshotBytes: integerSetting('SNAPSHOT_BYTES', setting('SNAPSHOT_BYTES'), 64 * 1024 * 1024, 4 * 1024, 64 * ONE_GIB),
   };
 }
 

@@ -43,6 +43,7 @@ const HELP: Readonly<Record<SettingName, readonly [defaultValue: string, meaning
   EVENT_STREAMS_PER_CUSTOMER: ['10', 'order event streams one customer may have open; past it, 429'],
   EVENT_STREAM_BUFFER: ['1048576', "bytes waiting for one stream's client before it is cut"],
   DATA_DIR: ['none (in memory)', 'folder for the durable journal and snapshots; acknowledged writes survive a crash'],
+  SNAPSHOT_BYTES: ['67108864', 'journal bytes (at least 4096) written after the newest snapshot before the next is taken in the background; with DATA_DIR'],
 };
 
 export function settingsHelp(): string {
@@ -54,6 +55,7 @@ export function settingsHelp(): string {
   return [
     'usage: node dist/main.js [--setting value ...]',
     '       node dist/main.js hash-password [password]   print an scrypt hash for AUTH_USERS',
+    '       node dist/backup.js <DATA_DIR> <DEST>        copy a DATA_DIR consistently, while the service runs',
     '',
     'Every setting is an environment variable and a flag of the same name; a flag beats the variable.',
     '',
