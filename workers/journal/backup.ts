@@ -50,7 +50,7 @@ function isEmptyOrMissing(dir: string): boolean {
 }
 
 function backup(from: string | undefined, to: string | undefined): number {
-  if (from === undefined || to === undefined) {
+  if (from === undefined || to === undefined || from === '' || to === '') {
     process.stderr.write('usage: node dist/backup.js <DATA_DIR> <DEST>\n');
     return 2;
   }
