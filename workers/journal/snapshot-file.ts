@@ -1,10 +1,11 @@
 /**
  * A snapshot on disk: `CATSNAP1`, the payload's length (u64 LE) and crc32
  * (u32 LE), then the payload, v8's serialisation of { seq, atMs, state }.
- * v8's format carries typed arrays, Maps and Sets as they are, which the
- * store's columns are made of, and reads back several times faster than
- * JSON. A snapshot is written to a temporary name, synced, renamed and its
- * folder synced, so a crash leaves either the whole file or none.
+ * The state is the store's (workers/store-state.ts); v8's format carries its
+ * typed arrays as they are, where JSON would spell every number out, and
+ * reads back about twice as fast as JSON.parse reads the same state. A
+ * snapshot is written to a temporary name, synced, renamed and its folder
+ * synced, so a crash leaves either the whole file or none.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
@@ -34,8 +35,7 @@ export function writeSnapshot(dataDir: string, snapshot: Snapshot): number {
   const temporary = `${path}.partial`;
   const fd = openSync(temporary, 'w');
   try {
-    writeSync(fd, header);
-    for (let offset = 0; offset < payload.length; ) offset += writeSync(fd, payload, offset);
+    for (const bytes of [header, payload]) for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -58,7 +58,13 @@ export function readNewestSnapshot(dataDir: string): (Snapshot & { readonly byte
   const payload = file.subarray(HEADER_BYTES);
   if (payload.length !== length) throw damaged(`${payload.length} bytes where ${length} were written`);
   if (crc32(payload) !== file.readUInt32LE(MAGIC.length + 8)) throw damaged('its checksum does not match');
-  const snapshot = deserialize(payload) as Partial<Snapshot>;
+  let snapshot: Partial<Snapshot>;
+  try {
+    snapshot = deserialize(payload) as Partial<Snapshot>;
+  } catch (error) {
+    // A checksum that holds over bytes v8 cannot read: written by a newer Node, say.
+    throw damaged(`v8 cannot read it: ${(error as Error).message}`);
+  }
   if (snapshot.seq !== newest || typeof snapshot.atMs !== 'number') throw damaged('its sequence does not match its name');
   return { seq: newest, atMs: snapshot.atMs, state: snapshot.state, bytes: file.length };
 }
