@@ -30,7 +30,7 @@ import { OrderStore } from '../workers/orders/order-store.js';
 import { orderCommands } from '../workers/orders/order-commands.js';
 import { IdempotencyKeys } from '../workers/idempotency/idempotency-keys.js';
 import { PaymentLedger } from '../workers/payments/payment-ledger.js';
-import { paymentCommands } from '../workers/payments/payment-commands.js';
+import { paymentAnswers, paymentCommands } from '../workers/payments/payment-commands.js';
 import type { StoreResult } from '../workers/store-protocol.js';
 
 const BATCH = 50_000;
@@ -86,7 +86,7 @@ function shop() {
     address: addressCommands(addresses, users),
     cart: cartCommands(carts, users, catalog, CURRENCY),
     order: orderCommands(orders, users),
-    payment: paymentCommands(ledger, keys),
+    payment: paymentCommands(ledger, keys, paymentAnswers(ledger)),
   };
 }
 

@@ -89,6 +89,8 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   const metrics = config.metrics ? createServiceMetrics(store, recovery === undefined ? undefined : { recovery }, orderEvents?.stats) : undefined;
   channel.listen((notice) => {
     metrics?.journal?.(notice);
+    if (notice.notice === 'snapshot') log.info('journal: snapshot written', { seq: notice.seq, bytes: notice.bytes });
+    if (notice.notice === 'snapshot-failed') log.error('journal: a snapshot could not be made; the journal keeps growing until the next try', { reason: notice.reason });
     if (notice.notice !== 'journal-failed') return;
     // What the store holds is no longer what the disk holds: nothing more may be acknowledged.
     log.fatal('the journal cannot be written; stopping so that a restart recovers what was acknowledged', { reason: notice.reason });

@@ -38,7 +38,7 @@ export function startStore(config: ServiceConfig, location?: StoreWorkerLocation
       marketplace: config.marketplace,
       currency: config.currency,
       orderPaymentTtlSeconds: config.orderPaymentTtlSeconds,
-      ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir }),
+      ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir, snapshotBytes: config.snapshotBytes }),
       ...(config.database === undefined ? {} : { database: { ...config.database, instance: `${hostname()}:${process.pid}` } }),
     },
     location,

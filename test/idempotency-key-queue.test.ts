@@ -17,6 +17,7 @@ const answerFor = (key: number): RememberedAnswer => ({ kind: 'json', status: 20
 test('an answer remembered as a reference is made again by its source on every replay, the same each time', (t) => {
   const asked: number[] = [];
   const source: AnswerSource = {
+    name: 'payment',
     answer: (ref) => {
       asked.push(ref);
       return answerFor(ref);

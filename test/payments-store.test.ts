@@ -14,7 +14,7 @@ import type { StoreCommand, StoreResult } from '../workers/store-protocol.js';
 import { IdempotencyKeys } from '../workers/idempotency/idempotency-keys.js';
 import type { IdempotencyClaim } from '../workers/idempotency/idempotency-protocol.js';
 import { PaymentLedger } from '../workers/payments/payment-ledger.js';
-import { paymentCommands } from '../workers/payments/payment-commands.js';
+import { paymentAnswers, paymentCommands } from '../workers/payments/payment-commands.js';
 import type { ChargeResult } from '../workers/payments/payment-protocol.js';
 import { FakeOrders } from './helpers/fake-orders.js';
 
@@ -25,7 +25,7 @@ function shop() {
   const orders = new FakeOrders('EUR');
   const ledger = new PaymentLedger(orders, () => NOW);
   const keys = new IdempotencyKeys(() => NOW.getTime());
-  const handlers = paymentCommands(ledger, keys);
+  const handlers = paymentCommands(ledger, keys, paymentAnswers(ledger));
   return { orders, ledger, keys, handlers };
 }
 

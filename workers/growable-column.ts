@@ -18,3 +18,15 @@ export function ensureLength<A extends NumberArray>(array: A, length: number, ki
   grown.set(array);
   return grown;
 }
+
+/**
+ * A copy of the array's first `length` numbers, exactly that long (zeros past
+ * what the array held): how a column goes into a store's captured state, so
+ * that two stores with the same rows capture equal columns whatever their
+ * arrays' spare room.
+ */
+export function exactCopy<A extends NumberArray>(array: A, length: number, kind: ArrayKind<A>): A {
+  const copy = new kind(length);
+  copy.set(array.length > length ? array.subarray(0, length) : array);
+  return copy;
+}

@@ -2,6 +2,7 @@ import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreR
 import type { PackedOrderChanges } from './orders/order-events-protocol.js';
 import { StoreClock } from './store-clock.js';
 import { createStoreParts, handlerOf, handlersOf, type ModeHandlers, type StoreParts, type StoreSeams } from './store-parts.js';
+import { captureStoreState, restoreStoreParts, type StoreState } from './store-state.js';
 
 export type { StoreSeams } from './store-parts.js';
 
@@ -14,14 +15,39 @@ export type { StoreSeams } from './store-parts.js';
  */
 export class StoreDispatch {
   readonly clock = new StoreClock();
-  readonly parts: StoreParts;
   readonly options: StoreWorkerData;
-  readonly #handlers: ModeHandlers;
+  readonly #seams: StoreSeams;
+  #parts: StoreParts;
+  #handlers: ModeHandlers;
+  #followingOrderChanges = false;
 
   constructor(options: StoreWorkerData, seams: StoreSeams = {}) {
     this.options = options;
-    this.parts = createStoreParts(options, this.clock, seams);
-    this.#handlers = handlersOf(this.parts, options.currency);
+    this.#seams = seams;
+    this.#parts = createStoreParts(options, this.clock, seams);
+    this.#handlers = handlersOf(this.#parts, options.currency);
+  }
+
+  /** Read afresh each time: a restore replaces them. */
+  get parts(): StoreParts {
+    return this.#parts;
+  }
+
+  /** The whole store as plain data (workers/store-state.ts): what a snapshot holds. */
+  captureState(): StoreState {
+    return captureStoreState(this.#parts, this.options);
+  }
+
+  /**
+   * Replaces the whole store by `state` (a captured one, perhaps read from a
+   * snapshot): from now on it answers every command exactly as the store it
+   * was captured from would. Throws StoreStateMismatch for a state of another
+   * version, mode or settings, and then changes nothing.
+   */
+  restoreState(state: unknown): void {
+    this.#parts = restoreStoreParts(this.options, this.clock, this.#seams, state);
+    this.#handlers = handlersOf(this.#parts, this.options.currency);
+    if (this.#followingOrderChanges) this.followOrderChanges();
   }
 
   /** `batch` is checked, not trusted: a front of another version could send anything. */
@@ -46,12 +72,13 @@ export class StoreDispatch {
    * listens to a replay).
    */
   followOrderChanges(): void {
-    if (this.parts.mode === 'marketplace') this.parts.orders.changes.follow();
+    this.#followingOrderChanges = true;
+    if (this.#parts.mode === 'marketplace') this.#parts.orders.changes.follow();
   }
 
   /** The orders' changes made since the last call (the order events), to go out with the batch's answer; undefined when none. */
   takeOrderChanges(): PackedOrderChanges | undefined {
-    return this.parts.mode === 'marketplace' ? this.parts.orders.changes.take() : undefined;
+    return this.#parts.mode === 'marketplace' ? this.#parts.orders.changes.take() : undefined;
   }
 
   /** One command at the time the clock already holds (the journal sets it per batch). */

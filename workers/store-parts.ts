@@ -33,7 +33,8 @@ import type { OrderPayments } from './orders/order-ports.js';
 import { IdempotencyKeys } from './idempotency/idempotency-keys.js';
 import { idempotencyCommands } from './idempotency/idempotency-commands.js';
 import { PaymentLedger } from './payments/payment-ledger.js';
-import { paymentCommands } from './payments/payment-commands.js';
+import { paymentAnswers, paymentCommands } from './payments/payment-commands.js';
+import type { AnswerSource, AnswerSourceName } from './idempotency/idempotency-keys.js';
 
 /** The handlers of one mode; a command of the other mode is unknown there. */
 export type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
@@ -67,22 +68,30 @@ export interface MarketplaceParts {
   readonly orders: OrderStore;
   readonly keys: IdempotencyKeys;
   readonly payments: PaymentLedger;
+  /** What the keys' rebuilt answers are made from (a payment's 201 from the ledger): a restore of the keys links them here again. */
+  readonly answerSources: Readonly<Record<AnswerSourceName, AnswerSource>>;
 }
 
 export type StoreParts = CatalogueParts | MarketplaceParts;
 
-/** Every part as the seed (or the marketplace's seed catalogue) starts it, all reading `clock`. */
-export function createStoreParts(options: StoreWorkerData, clock: StoreClock, seams: StoreSeams = {}): StoreParts {
-  const produkte = new ProdukteStore(SEED_PRODUCTS.map(({ name, price }) => ({ name, price })));
+/**
+ * Every part as the seed (or the marketplace's seed catalogue) starts it, all
+ * reading `clock`; or, `empty`, every part holding nothing, for a restore
+ * (workers/store-state.ts) to fill.
+ */
+export function createStoreParts(options: StoreWorkerData, clock: StoreClock, seams: StoreSeams = {}, start: 'seeded' | 'empty' = 'seeded'): StoreParts {
+  const seeded = start === 'seeded';
+  const produkte = new ProdukteStore(seeded ? SEED_PRODUCTS.map(({ name, price }) => ({ name, price })) : []);
   if (!options.marketplace) {
-    return { mode: 'catalogue', products: new ProductStore(options.strict ? 'highest-plus-one' : 'count-plus-one', SEED_PRODUCTS), produkte };
+    return { mode: 'catalogue', products: new ProductStore(options.strict ? 'highest-plus-one' : 'count-plus-one', seeded ? SEED_PRODUCTS : []), produkte };
   }
   const { currency, orderPaymentTtlSeconds } = options;
   const events = new StoreEvents();
-  const catalog = new CatalogStore(events, SEED_CATALOG);
+  const catalog = new CatalogStore(events, seeded ? SEED_CATALOG : []);
   const carts = new Carts(events);
   const addresses = new AddressBook(clock.date);
   const orders = new OrderStore({ catalog, carts, addresses, currency, paymentTtlMs: orderPaymentTtlSeconds * 1000, now: clock.date });
+  const payments = new PaymentLedger(seams.orders ?? orders, clock.date);
   return {
     mode: 'marketplace',
     produkte,
@@ -94,7 +103,8 @@ export function createStoreParts(options: StoreWorkerData, clock: StoreClock, se
     carts,
     orders,
     keys: new IdempotencyKeys(clock.ms),
-    payments: new PaymentLedger(seams.orders ?? orders, clock.date),
+    payments,
+    answerSources: { payment: paymentAnswers(payments) },
   };
 }
 
@@ -108,7 +118,7 @@ export function handlerOf(handlers: ModeHandlers, command: StoreCommand): (comma
 /** One table: every command kind of the mode → its domain's handler. */
 export function handlersOf(parts: StoreParts, currency: string): ModeHandlers {
   if (parts.mode === 'catalogue') return { ...productCommands(parts.products), ...produkteCommands(parts.produkte) };
-  const { catalog, reviews, users, addresses, wishLists, carts, orders, keys, payments } = parts;
+  const { catalog, reviews, users, addresses, wishLists, carts, orders, keys, payments, answerSources } = parts;
   const domains: ModeHandlers = {
     ...catalogCommands(catalog, reviews),
     ...reviewCommands(reviews, catalog),
@@ -119,7 +129,7 @@ export function handlersOf(parts: StoreParts, currency: string): ModeHandlers {
     ...cartCommands(carts, users, catalog, currency),
     ...orderCommands(orders, users),
     ...orderEventCommands(orders, users),
-    ...paymentCommands(payments, keys),
+    ...paymentCommands(payments, keys, answerSources.payment),
     ...produkteCommands(parts.produkte),
   };
   // Any domain's command may run under an idempotency key (a route that declares one).

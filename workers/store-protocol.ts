@@ -29,7 +29,7 @@ import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-
 import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 9;
+export const STORE_PROTOCOL_VERSION = 10;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =
@@ -117,6 +117,8 @@ export type StoreNotice =
   | { readonly notice: 'flushed'; readonly seq: number; readonly commands: number; readonly bytes: number; readonly seconds: number }
   /** A snapshot of the store after command `seq` was written at `atMs`. */
   | { readonly notice: 'snapshot'; readonly seq: number; readonly atMs: number; readonly bytes: number }
+  /** A snapshot could not be made; the journal goes on growing until the next try (the service logs it). */
+  | { readonly notice: 'snapshot-failed'; readonly reason: string }
   /** The journal cannot be written: nothing more will be acknowledged, and the service must stop. */
   | { readonly notice: 'journal-failed'; readonly reason: string }
   /** DATABASE_URL: this instance waits for the writer's lease, which `holder` has, applying the journal meanwhile. */
@@ -198,6 +200,8 @@ export interface StoreWorkerData {
   readonly orderPaymentTtlSeconds: number;
   /** DATA_DIR: where the journal and snapshots live; undefined keeps everything in memory, as the seed says. */
   readonly dataDir?: string;
+  /** SNAPSHOT_BYTES: journal bytes after which a snapshot is taken in the background. */
+  readonly snapshotBytes?: number;
   /** DATABASE_URL: the journal in PostgreSQL, shared by every instance (exclusive with dataDir). */
   readonly database?: StoreDatabase;
 }
@@ -211,7 +215,7 @@ export interface StoreDatabase {
 }
 
 export function readStoreWorkerData(data: unknown): StoreWorkerData {
-  const { strict, marketplace, currency, orderPaymentTtlSeconds, dataDir, database } = (data ?? {}) as Partial<Record<keyof StoreWorkerData, unknown>>;
+  const { strict, marketplace, currency, orderPaymentTtlSeconds, dataDir, snapshotBytes, database } = (data ?? {}) as Partial<Record<keyof StoreWorkerData, unknown>>;
   const { url, leaseSeconds, instance } = (database ?? {}) as Partial<Record<keyof StoreDatabase, unknown>>;
   if (
     typeof strict !== 'boolean' ||
@@ -219,9 +223,10 @@ export function readStoreWorkerData(data: unknown): StoreWorkerData {
     typeof currency !== 'string' ||
     typeof orderPaymentTtlSeconds !== 'number' ||
     (dataDir !== undefined && typeof dataDir !== 'string') ||
+    (snapshotBytes !== undefined && typeof snapshotBytes !== 'number') ||
     (database !== undefined && (typeof url !== 'string' || typeof leaseSeconds !== 'number' || typeof instance !== 'string'))
   ) {
-    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number, dataDir?: string, database?: { url, leaseSeconds, instance } }');
+    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number, dataDir?: string, snapshotBytes?: number, database?: { url, leaseSeconds, instance } }');
   }
   return {
     strict,
@@ -229,6 +234,7 @@ export function readStoreWorkerData(data: unknown): StoreWorkerData {
     currency,
     orderPaymentTtlSeconds,
     ...(dataDir === undefined ? {} : { dataDir }),
+    ...(snapshotBytes === undefined ? {} : { snapshotBytes }),
     ...(database === undefined ? {} : { database: { url: url as string, leaseSeconds: leaseSeconds as number, instance: instance as string } }),
   };
 }

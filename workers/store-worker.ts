@@ -30,6 +30,7 @@ import { StoreDispatch } from './store-dispatch.js';
 import { openJournal } from './journal/open-journal.js';
 import { JournalDamage } from './journal/journal-reader.js';
 import { SettingsMismatch } from './journal/store-settings-file.js';
+import { StoreStateMismatch } from './store-state.js';
 import type { GroupCommit } from './journal/group-commit.js';
 import { openPostgresJournal } from './journal/postgres/open-postgres-journal.js';
 
@@ -70,11 +71,7 @@ function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAn
 }
 
 function startJournal(port: MessagePort, dataDir: string): { journal: GroupCommit; started: StoreStarted } {
-  const notify = (notice: StoreNotice): void => port.postMessage(notice);
-  const { commit, summary } = openJournal(store, dataDir, {
-    flushed: (seq, commands, bytes, seconds) => notify({ notice: 'flushed', seq, commands, bytes, seconds }),
-    failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
-  });
+  const { commit, summary } = openJournal(store, dataDir, (notice: StoreNotice) => port.postMessage(notice));
   return { journal: commit, started: { started: true, recovery: summary } };
 }
 
@@ -102,8 +99,8 @@ export default async function connectStore(connect: unknown): Promise<StoreStart
     if (options.dataDir !== undefined) ({ journal, started } = startJournal(port, options.dataDir));
     else if (options.database !== undefined) ({ journal, started } = await startSharedJournal(port, options.database));
   } catch (error) {
-    // Damage or other settings: the store must not serve (exit code 2); anything else is a plain failure.
-    if (error instanceof JournalDamage || error instanceof SettingsMismatch) return { started: false, reason: error.message };
+    // Damage, other settings or a snapshot of another version: the store must not serve (exit code 2); anything else is a plain failure.
+    if (error instanceof JournalDamage || error instanceof SettingsMismatch || error instanceof StoreStateMismatch) return { started: false, reason: error.message };
     throw error;
   }
   // Recovery is over: from now on the orders' changes go out with each answer (the order events).

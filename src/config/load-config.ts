@@ -57,6 +57,8 @@ export interface ServiceConfig {
   readonly database: DatabaseSettings | undefined;
   /** The order event streams (marketplace). */
   readonly eventStreams: EventStreamLimits;
+  /** SNAPSHOT_BYTES: journal bytes written since the newest snapshot before the next one is taken. */
+  readonly snapshotBytes: number;
 }
 
 /** The order event streams' heartbeat and limits (issue 18). */
@@ -206,6 +208,8 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     // Two to sixty seconds: shorter, a GC pause could lose the lease; longer, a dead writer is missed that long.
     database: databaseSetting(setting('DATABASE_URL'), setting('LEASE_SECONDS'), dataDir, (raw) => integerSetting('LEASE_SECONDS', raw, 5, 2, 60)),
     eventStreams: eventStreamSettings(setting),
+    // At least 4 KiB (that small only for tests): each snapshot writes the whole store, so a busy shop wants megabytes.
+    snapshotBytes: integerSetting('SNAPSHOT_BYTES', setting('SNAPSHOT_BYTES'), 64 * 1024 * 1024, 4 * 1024, 64 * ONE_GIB),
   };
 }
 

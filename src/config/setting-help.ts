@@ -46,6 +46,7 @@ const HELP: Readonly<Record<SettingName, readonly [defaultValue: string, meaning
   DATA_DIR: ['none (in memory)', 'folder for the durable journal and snapshots; acknowledged writes survive a crash'],
   DATABASE_URL: ['none', 'postgres:// URL: the journal in PostgreSQL, shared by several instances (one writer); not with DATA_DIR'],
   LEASE_SECONDS: ['5', "the writer's lease with DATABASE_URL: a dead writer is replaced within about this long"],
+  SNAPSHOT_BYTES: ['67108864', 'journal bytes (at least 4096) written after the newest snapshot before the next is taken in the background; with DATA_DIR'],
 };
 
 export function settingsHelp(): string {
@@ -57,6 +58,7 @@ export function settingsHelp(): string {
   return [
     'usage: node dist/main.js [--setting value ...]',
     '       node dist/main.js hash-password [password]   print an scrypt hash for AUTH_USERS',
+    '       node dist/backup.js <DATA_DIR> <DEST>        copy a DATA_DIR consistently, while the service runs',
     '',
     'Every setting is an environment variable and a flag of the same name; a flag beats the variable.',
     '',

@@ -47,6 +47,7 @@ export const SETTING_NAMES = [
   'EVENT_STREAMS_MAX',
   'EVENT_STREAMS_PER_CUSTOMER',
   'EVENT_STREAM_BUFFER',
+  'SNAPSHOT_BYTES',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

@@ -96,6 +96,8 @@ export interface RoundFigures {
   /** The "journal recovered" line's own figures. */
   readonly recoveryMs: number | undefined;
   readonly replayed: number | undefined;
+  /** The snapshot the restart began from (undefined: it replayed the whole journal). */
+  readonly snapshotSeq: number | undefined;
   readonly journalBytes: number;
   /** Whether the start logged a torn tail cut off. */
   readonly cut: boolean;
@@ -109,7 +111,7 @@ export interface CrashRun {
   readonly rounds: readonly RoundFigures[];
   /** The clean stop and start after the last round: exit code, and the check of everything once more. */
   readonly clean: { readonly exit: { code: number | null; signal: NodeJS.Signals | null }; readonly lockLeft: boolean; readonly violations: readonly string[] };
-  /** Secrets found in the journal's files. */
+  /** Secrets found in the journal's files and the snapshots. */
   readonly secretsOnDisk: readonly string[];
 }
 
@@ -127,6 +129,7 @@ interface LogLine {
   readonly msg?: string;
   readonly milliseconds?: number;
   readonly replayed?: number;
+  readonly snapshotSeq?: number;
 }
 
 /** Writes that must be out when the process is killed. */
@@ -214,6 +217,7 @@ async function crashRound(workload: CrashWorkload, current: Current, round: numb
       restartMs,
       recoveryMs: recovered?.milliseconds,
       replayed: recovered?.replayed,
+      snapshotSeq: recovered?.snapshotSeq,
       journalBytes: journalBytes(options.dataDir),
       cut: cuts > 0,
       verifyMs: performance.now() - verifyStarted,
@@ -223,7 +227,8 @@ async function crashRound(workload: CrashWorkload, current: Current, round: numb
 }
 
 function secretsInJournal(dataDir: string, secrets: readonly string[]): string[] {
-  const files = filesUnder(join(dataDir, 'journal')).map((file) => readFileSync(file, 'latin1'));
+  const folders = ['journal', 'snapshots'].map((folder) => join(dataDir, folder)).filter((folder) => existsSync(folder));
+  const files = folders.flatMap(filesUnder).map((file) => readFileSync(file, 'latin1'));
   return secrets.filter((secret) => files.some((text) => text.includes(secret)));
 }
 

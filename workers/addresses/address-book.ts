@@ -17,6 +17,21 @@ function addressJson(address: Omit<StoredAddress, 'json'>): string {
   return JSON.stringify({ id, name, line1, line2, city, postalCode, country, phone, createdAt });
 }
 
+/** An address as a snapshot keeps it: the answer's text is made again from these. */
+export type AddressRecord = Omit<StoredAddress, 'json'>;
+
+/**
+ * The address book as plain data (a snapshot's part): every address,
+ * customer after customer, each customer's oldest first, and the id
+ * sequence. A customer whose addresses were all deleted has none here, which
+ * no command can tell from never having had one.
+ */
+export interface AddressBookState {
+  readonly addresses: AddressRecord[];
+  /** Kept, not derived: the newest address may have been deleted, and ids are never reused. */
+  readonly lastId: number;
+}
+
 /**
  * Every customer's delivery addresses, each customer's in a map of their own
  * (insertion order is oldest first), so an address id is only ever looked up
@@ -65,6 +80,26 @@ export class AddressBook {
 
   delete(userId: number, addressId: number): boolean {
     return this.#byUser.get(userId)?.delete(addressId) ?? false;
+  }
+
+  captureState(): AddressBookState {
+    const addresses: AddressRecord[] = [];
+    for (const book of this.#byUser.values()) for (const { json: _json, ...address } of book.values()) addresses.push(address);
+    return { addresses, lastId: this.#lastId };
+  }
+
+  /** Into a book that holds no address. */
+  restoreState(state: AddressBookState): void {
+    if (this.#byUser.size > 0) throw new Error('an address book is restored only when it was made empty');
+    for (const address of state.addresses) {
+      let book = this.#byUser.get(address.userId);
+      if (book === undefined) {
+        book = new Map();
+        this.#byUser.set(address.userId, book);
+      }
+      book.set(address.id, this.#record(address));
+    }
+    this.#lastId = state.lastId;
   }
 
   #record(address: Omit<StoredAddress, 'json'>): StoredAddress {

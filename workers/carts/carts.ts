@@ -10,6 +10,18 @@ export interface CartLine {
 }
 
 /**
+ * The carts as plain data (a snapshot's part): one row per line, customer
+ * after customer, each cart's lines in order. The reverse index is rebuilt
+ * from the rows. An emptied cart has no rows, which no command can tell from
+ * a cart never filled.
+ */
+export interface CartsState {
+  readonly userIds: Int32Array;
+  readonly productIds: Int32Array;
+  readonly quantities: Int32Array;
+}
+
+/**
  * Every customer's cart: product id → quantity, in insertion order (setting
  * an existing key keeps its place, so a changed line stays where it was and
  * a new one goes last). A reverse index (product → the users whose cart
@@ -64,6 +76,23 @@ export class Carts {
     if (cart === undefined) return;
     for (const productId of cart.keys()) this.#forgetHolder(productId, userId);
     this.#byUser.delete(userId);
+  }
+
+  captureState(): CartsState {
+    const rows: [userId: number, productId: number, quantity: number][] = [];
+    for (const [userId, cart] of this.#byUser) for (const [productId, quantity] of cart) rows.push([userId, productId, quantity]);
+    return { userIds: Int32Array.from(rows, (row) => row[0]), productIds: Int32Array.from(rows, (row) => row[1]), quantities: Int32Array.from(rows, (row) => row[2]) };
+  }
+
+  /** Into carts that hold nothing; MAX_CART_LINES held when they were captured. */
+  restoreState(state: CartsState): void {
+    if (this.#byUser.size > 0) throw new Error('the carts are restored only when they were made empty');
+    state.userIds.forEach((userId, at) => {
+      const productId = state.productIds[at];
+      const quantity = state.quantities[at];
+      if (productId === undefined || quantity === undefined) throw new RangeError('a cart state whose columns differ in length');
+      this.set(userId, productId, quantity);
+    });
   }
 
   /** How many users' carts hold the product (for tests of the reverse index). */

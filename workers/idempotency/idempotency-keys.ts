@@ -17,13 +17,36 @@ export const MAX_REMEMBERED_CHARS = 128 * 1024 * 1024;
 /** What one key costs (its digest string, the Map's entry, its columns), measured by bench/order-memory-micro.ts. */
 const ENTRY_BYTES = 100;
 
+/** The sources of rebuilt answers there are: a snapshot names a key's source by this, and a restore is handed one of each. */
+export type AnswerSourceName = 'payment';
+
 /**
  * An answer the store can make again from its own data (a payment's 201 from
  * the payment), kept as a number rather than as text: the source is one
  * object shared by all its keys.
  */
 export interface AnswerSource {
+  readonly name: AnswerSourceName;
   answer(ref: number): RememberedAnswer;
+}
+
+/** A remembered key's answer in a snapshot: as it was sent, still being made, or the number its source makes it again from. */
+export type KeptAnswer = RememberedAnswer | { readonly kind: 'in-progress' } | { readonly kind: 'rebuilt'; readonly source: AnswerSourceName; readonly ref: number };
+
+/**
+ * The remembered keys as plain data (a snapshot's part): the live ones in
+ * the order of their first claim, which is their expiry order. The slots of
+ * keys released or expired are not kept, nor is the queue's position (both
+ * only say where in the columns the live keys sit); the Map from digest to
+ * slot, each key's size and the total are computed again from the answers.
+ */
+export interface IdempotencyKeysState {
+  /** The digests of scope and key (digestOf). */
+  readonly ids: string[];
+  /** When each key was first claimed (ms). */
+  readonly at: Float64Array;
+  readonly fingerprints: Float64Array;
+  readonly answers: KeptAnswer[];
 }
 
 export type KeyVerdict =
@@ -59,6 +82,11 @@ function digestOf(claim: IdempotencyClaim): ClaimDigest {
   return { id, fingerprint };
 }
 
+/** What an answer kept as text adds to a key's cost. */
+function charsOf(answer: RememberedAnswer): number {
+  return answer.kind === 'json' ? answer.body.length : answer.kind === 'error' ? answer.code.length + (answer.message?.length ?? 0) : 0;
+}
+
 /**
  * The keys the store remembers. Every key lives the same time from its first
  * claim, so the order keys are first claimed in is their expiry order: slots
@@ -90,18 +118,28 @@ export class IdempotencyKeys {
     this.#limits = limits;
   }
 
-  /** How many keys are remembered (answered or in progress). */
+  /** How many keys are remembered (answered or in progress), those past their time not counted though not yet swept. */
   get size(): number {
-    return this.#slots.size;
+    let expired = 0;
+    for (let index = this.#head - this.#base; index < this.#tail - this.#base && this.#expired(index); index++) {
+      if (this.#ids[index] !== undefined) expired++;
+    }
+    return this.#slots.size - expired;
   }
 
-  /** What a request carrying this claim is: new, a repeat to answer again, or a conflict. */
+  /**
+   * What a request carrying this claim is: new, a repeat to answer again, or
+   * a conflict. It changes nothing: a key past its time is new here and
+   * swept out of the columns by the next write. So a repeat answered from
+   * memory changes no state, and the journal need not record it
+   * (workers/journal/group-commit.ts): a replay builds the very same keys.
+   */
   judge(claim: IdempotencyClaim): KeyVerdict {
-    this.#sweep();
     const { id, fingerprint } = this.#digest(claim);
     const slot = this.#slots.get(id);
     if (slot === undefined) return { kind: 'new' };
     const index = slot - this.#base;
+    if (this.#expired(index)) return { kind: 'new' };
     // Another body is the client's mistake whatever the first request's state: 422 before 409.
     if (this.#fingerprints[index] !== fingerprint) return { kind: 'reused' };
     const answer = this.#answers[index];
@@ -116,8 +154,7 @@ export class IdempotencyKeys {
 
   /** Remembers the answer under the key (made anew if it was forgotten meanwhile). */
   remember(claim: IdempotencyClaim, answer: RememberedAnswer): void {
-    const chars = answer.kind === 'json' ? answer.body.length : answer.kind === 'error' ? answer.code.length + (answer.message?.length ?? 0) : 0;
-    this.#set(claim, answer, 0, chars);
+    this.#set(claim, answer, 0, charsOf(answer));
   }
 
   /** Remembers an answer the source makes again from `ref` when asked: a number in memory, not the answer's text. */
@@ -131,6 +168,54 @@ export class IdempotencyKeys {
     if (slot !== undefined) this.#forget(slot - this.#base);
   }
 
+  captureState(): IdempotencyKeysState {
+    const state = { ids: [] as string[], at: [] as number[], fingerprints: [] as number[], answers: [] as KeptAnswer[] };
+    for (let index = this.#head - this.#base; index < this.#tail - this.#base; index++) {
+      const id = this.#ids[index];
+      if (id === undefined) continue;
+      const answer = this.#answers[index];
+      state.ids.push(id);
+      state.at.push(this.#at[index] ?? 0);
+      state.fingerprints.push(this.#fingerprints[index] ?? 0);
+      if (answer === undefined) state.answers.push({ kind: 'in-progress' });
+      else if ('kind' in answer) state.answers.push({ ...answer });
+      else state.answers.push({ kind: 'rebuilt', source: answer.name, ref: this.#refs[index] ?? 0 });
+    }
+    return { ids: state.ids, at: Float64Array.from(state.at), fingerprints: Float64Array.from(state.fingerprints), answers: state.answers };
+  }
+
+  /** Into keys that remember nothing; `sources` make the rebuilt answers again, one of each kind there is. */
+  restoreState(state: IdempotencyKeysState, sources: Readonly<Record<AnswerSourceName, AnswerSource>>): void {
+    if (this.#tail > 0) throw new Error('idempotency keys are restored only when they were made empty');
+    const count = state.ids.length;
+    if (state.at.length !== count || state.fingerprints.length !== count || state.answers.length !== count) throw new RangeError('an idempotency key state whose columns differ in length');
+    this.#at = Float64Array.from(state.at);
+    this.#fingerprints = Float64Array.from(state.fingerprints);
+    this.#refs = new Float64Array(count);
+    this.#sizes = new Float64Array(count);
+    state.ids.forEach((id, index) => {
+      const kept = state.answers[index] ?? { kind: 'in-progress' };
+      let answer: RememberedAnswer | AnswerSource | undefined;
+      if (kept.kind === 'in-progress') answer = undefined;
+      else if (kept.kind === 'rebuilt') {
+        if (!Object.hasOwn(sources, kept.source)) throw new RangeError(`an idempotency key whose answer comes from an unknown source, ${JSON.stringify(kept.source)}`);
+        answer = sources[kept.source];
+        this.#refs[index] = kept.ref;
+      } else answer = kept;
+      const size = ENTRY_BYTES + (answer !== undefined && 'kind' in answer ? charsOf(answer) : 0);
+      this.#ids[index] = id;
+      this.#answers[index] = answer;
+      this.#sizes[index] = size;
+      this.#chars += size;
+      this.#slots.set(id, index);
+    });
+    this.#tail = count;
+  }
+
+  #expired(index: number): boolean {
+    return (this.#at[index] ?? -Infinity) <= this.#now() - this.#limits.ttlMs;
+  }
+
   #digest(claim: IdempotencyClaim): ClaimDigest {
     if (this.#last?.claim !== claim) this.#last = { claim, digest: digestOf(claim) };
     return this.#last.digest;
@@ -140,7 +225,12 @@ export class IdempotencyKeys {
     this.#sweep();
     const { id, fingerprint } = this.#digest(claim);
     const size = ENTRY_BYTES + chars;
-    const known = this.#slots.get(id);
+    let known = this.#slots.get(id);
+    // Past its time but not swept (the clock stepped back past a younger key): judged new, so it is made anew.
+    if (known !== undefined && this.#expired(known - this.#base)) {
+      this.#forget(known - this.#base);
+      known = undefined;
+    }
     const index = known === undefined ? this.#append(id, fingerprint) : known - this.#base;
     this.#chars += size - (this.#sizes[index] ?? 0);
     this.#answers[index] = answer;

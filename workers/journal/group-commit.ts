@@ -17,7 +17,7 @@
 import type { StoreBatch, StoreCommand, StoreResult } from '../store-protocol.js';
 import { STORE_PROTOCOL_VERSION } from '../store-protocol.js';
 import type { StoreDispatch } from '../store-dispatch.js';
-import { JOURNAL_RULES, type JournalRule } from './journal-rules.js';
+import { isRecorded, journalRuleOf } from './journal-rules.js';
 import type { PackedOrderChanges } from '../orders/order-events-protocol.js';
 import { batchEntry, flushPayload } from './journal-entries.js';
 
@@ -92,14 +92,15 @@ export class GroupCommit {
     const texts: string[] = [];
     for (let index = 0; index < commands.length; index++) {
       const command = commands[index] as StoreCommand;
-      const rule = this.#ruleOf(command);
+      const rule = journalRuleOf(dispatch.parts, command);
       const result = dispatch.execute(command);
       results.push(result);
-      // A replayed answer came from memory: nothing ran, nothing to record; but it waits like a read of what it repeats.
-      if (rule === 'held-read' || result.kind === 'replayed') held.push(index);
-      else if (rule === 'write') {
+      if (isRecorded(rule, result)) {
         held.push(index);
         texts.push(JSON.stringify(command));
+      } else if (rule === 'held-read' || result.kind === 'replayed') {
+        // A replayed answer came from memory: nothing to record; but it waits like a read of what it repeats.
+        held.push(index);
       }
     }
     const changes = dispatch.takeOrderChanges();
@@ -112,14 +113,6 @@ export class GroupCommit {
     const waits = this.#lastSeq > this.#durableSeq && (held.length > 0 || changes !== undefined);
     const answer = { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined };
     return changes === undefined ? answer : { ...answer, changes };
-  }
-
-  /** The command's rule, the clock's tick decided now (before it runs: whether anything is due). */
-  #ruleOf(command: StoreCommand): JournalRule {
-    const rule = Object.hasOwn(JOURNAL_RULES, command.kind) ? JOURNAL_RULES[command.kind] : 'read';
-    if (rule !== 'write-if-due') return rule;
-    const { parts } = this.#dispatch;
-    return parts.mode === 'marketplace' && command.kind === 'orders.expire' && parts.orders.hasDue(command.now) ? 'write' : 'read';
   }
 
   #flush(): void {

@@ -14,6 +14,11 @@ export class JournalDamage extends Error {
   override readonly name = 'JournalDamage';
 }
 
+/** The segments wholly before `seq` (a snapshot at seq - 1 or later covers them). */
+export function segmentsBefore(dataDir: string, seq: number): number[] {
+  return numberedFiles(journalDir(dataDir), '.log').filter((_firstSeq, index, all) => (all[index + 1] ?? Number.POSITIVE_INFINITY) <= seq);
+}
+
 /** A torn tail cut off the newest segment. */
 export interface CutTail {
   readonly segment: string;
@@ -35,11 +40,13 @@ export interface JournalRead {
 }
 
 export interface ReadOptions {
-  /** Cut a torn tail off the file (recovery); a compactor only reads, and stops before it. */
+  /** Cut a torn tail off the file (recovery); a compactor only reads. */
   readonly cutTornTail: boolean;
+  /** Read no segment that begins after this command (a compactor: the store rolled to a new segment there). */
+  readonly upToSeq?: number;
 }
 
-export function readJournal(dataDir: string, afterSeq: number, { cutTornTail }: ReadOptions): JournalRead {
+export function readJournal(dataDir: string, afterSeq: number, { cutTornTail, upToSeq = Number.MAX_SAFE_INTEGER }: ReadOptions): JournalRead {
   const segments = numberedFiles(journalDir(dataDir), '.log');
   const batches: JournalBatch[] = [];
   let lastSeq = afterSeq;
@@ -48,15 +55,18 @@ export function readJournal(dataDir: string, afterSeq: number, { cutTornTail }: 
   let newest: JournalRead['newest'];
   for (let index = 0; index < segments.length; index++) {
     const firstSeq = segments[index] as number;
+    if (firstSeq > upToSeq) break;
     const next = segments[index + 1];
     // Wholly covered by the snapshot: compaction had not deleted it yet.
     if (next !== undefined && next - 1 <= afterSeq) continue;
     const path = segmentFile(dataDir, firstSeq);
+    // A segment is named by the first command it holds: one that begins past the next command means a segment (or a snapshot) is missing, even when it is empty.
+    if (firstSeq > lastSeq + 1) throw new JournalDamage(`${path} begins at command ${firstSeq}, but the journal before it ends at command ${lastSeq}; refusing to start with a gap`);
     const file = readFileSync(path);
     const { payloads, stop } = readFrames(file);
     let length = file.length;
     if (stop.kind === 'bad') {
-      const isNewest = next === undefined;
+      const isNewest = next === undefined || next > upToSeq;
       if (!isNewest || !stop.tail) throw new JournalDamage(`${path} is damaged at byte ${stop.offset} (${stop.reason}) with journal data after it; refusing to start rather than lose acknowledged writes`);
       cut = { segment: path, offset: stop.offset, bytes: file.length - stop.offset, reason: stop.reason };
       length = stop.offset;

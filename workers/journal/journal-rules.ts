@@ -1,4 +1,5 @@
-import type { StoreCommandKind } from '../store-protocol.js';
+import type { StoreCommand, StoreCommandKind, StoreResult } from '../store-protocol.js';
+import type { StoreParts } from '../store-parts.js';
 
 /**
  * Which commands the journal records. `read` never changes the store;
@@ -71,3 +72,23 @@ export const JOURNAL_RULES: Readonly<Record<StoreCommandKind, JournalRule>> = {
   'payments.finish': 'write',
   'idempotency.run': 'write',
 };
+
+/**
+ * The rule of this command now, decided before it runs: the clock's tick is
+ * a write only when an order is due. A kind no one knows is a read (it is
+ * answered `failed` and changes nothing).
+ */
+export function journalRuleOf(parts: StoreParts, command: StoreCommand): JournalRule {
+  const rule = Object.hasOwn(JOURNAL_RULES, command.kind) ? JOURNAL_RULES[command.kind] : 'read';
+  if (rule !== 'write-if-due') return rule;
+  return parts.mode === 'marketplace' && command.kind === 'orders.expire' && parts.orders.hasDue(command.now) ? 'write' : 'read';
+}
+
+/**
+ * Whether the journal records a command that ran under `rule` and answered
+ * `result`: every write, but for a keyed repeat answered from memory, which
+ * ran nothing and changed nothing (IdempotencyKeys.judge changes no state).
+ */
+export function isRecorded(rule: JournalRule, result: StoreResult): boolean {
+  return rule === 'write' && result.kind !== 'replayed';
+}

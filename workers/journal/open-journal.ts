@@ -1,18 +1,25 @@
 /**
- * A store's start on DATA_DIR: check the settings it was made with, load the
- * newest snapshot, replay the journal after it (cutting a torn tail), then
- * keep appending where the journal ends.
+ * A store's start on DATA_DIR: check the settings it was made with, restore
+ * the newest snapshot, replay the journal after it (cutting a torn tail),
+ * finish the charges a crash left out, then keep appending where the journal
+ * ends, with a compaction that takes the next snapshot once enough is written.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { RecoverySummary } from '../store-protocol.js';
+import type { RecoverySummary, StoreNotice } from '../store-protocol.js';
 import type { StoreDispatch } from '../store-dispatch.js';
-import { journalDir, snapshotDir } from './data-dir-layout.js';
+import { StoreStateMismatch } from '../store-state.js';
+import { journalDir, segmentFile, snapshotDir, snapshotFile } from './data-dir-layout.js';
 import { checkStoreSettings } from './store-settings-file.js';
-import { readJournal } from './journal-reader.js';
+import { readJournal, segmentsBefore } from './journal-reader.js';
 import { replay } from './replay.js';
 import { SegmentWriter } from './segment-writer.js';
-import { GroupCommit, type FlushObserver } from './group-commit.js';
+import { GroupCommit } from './group-commit.js';
+import { dropSnapshotsBefore, readNewestSnapshot, type Snapshot } from './snapshot-file.js';
+import { Compaction } from './compaction.js';
+
+/** SNAPSHOT_BYTES's default: the journal written since the newest snapshot before the next is taken. */
+export const DEFAULT_SNAPSHOT_BYTES = 64 * 1024 * 1024;
 
 /**
  * A charge out when the process died was never answered: whether the card
@@ -29,29 +36,62 @@ export function finishChargesLeftOut(dispatch: StoreDispatch, commit: GroupCommi
   return out.length;
 }
 
-export interface OpenJournal {
-  readonly commit: GroupCommit;
-  readonly writer: SegmentWriter;
-  readonly summary: RecoverySummary;
+/**
+ * Restores the newest snapshot, if there is one, and deletes what it makes
+ * needless: a crash between a snapshot and the deletes it allows leaves the
+ * segments it covers and the snapshot before it, and a crash while one was
+ * written leaves its temporary file. A snapshot this store cannot take (another
+ * version of the state) refuses the start, naming the file.
+ */
+function restoreNewestSnapshot(dispatch: StoreDispatch, dataDir: string): (Snapshot & { readonly bytes: number }) | undefined {
+  const snapshot = readNewestSnapshot(dataDir);
+  if (snapshot !== undefined) {
+    try {
+      dispatch.restoreState(snapshot.state);
+    } catch (error) {
+      if (!(error instanceof StoreStateMismatch)) throw error;
+      throw new StoreStateMismatch(`${snapshotFile(dataDir, snapshot.seq)} holds ${error.message}; start the version of the service that wrote it, or restore DATA_DIR from a backup`);
+    }
+    for (const firstSeq of segmentsBefore(dataDir, snapshot.seq + 1)) rmSync(segmentFile(dataDir, firstSeq), { force: true });
+  }
+  dropSnapshotsBefore(dataDir, snapshot?.seq ?? 0);
+  return snapshot;
 }
 
-/** Throws JournalDamage or SettingsMismatch when the store must not start. */
-export function openJournal(dispatch: StoreDispatch, dataDir: string, observer: FlushObserver): OpenJournal {
+export interface OpenJournal {
+  readonly commit: GroupCommit;
+  readonly summary: RecoverySummary;
+  /** For a caller that stops without the worker's exit (bench/journal-recovery.ts): the segment to close, the compaction to wait for. */
+  readonly writer: SegmentWriter;
+  readonly compaction: Compaction;
+}
+
+/** Throws JournalDamage, SettingsMismatch or StoreStateMismatch when the store must not start. */
+export function openJournal(dispatch: StoreDispatch, dataDir: string, notify: (notice: StoreNotice) => void): OpenJournal {
   const started = performance.now();
   mkdirSync(journalDir(dataDir), { recursive: true });
   mkdirSync(snapshotDir(dataDir), { recursive: true });
   checkStoreSettings(dataDir, dispatch.options);
-  const read = readJournal(dataDir, 0, { cutTornTail: true });
+  const snapshot = restoreNewestSnapshot(dispatch, dataDir);
+  const read = readJournal(dataDir, snapshot?.seq ?? 0, { cutTornTail: true });
   const replayed = replay(dispatch, read.batches);
   const writer = new SegmentWriter(dataDir, read.newest?.firstSeq ?? read.lastSeq + 1, read.newest?.bytes ?? 0, read.bytes);
-  const commit = new GroupCommit(dispatch, writer, read.lastSeq, observer);
+  const compaction = new Compaction(dispatch.options, dataDir, writer, { afterBytes: dispatch.options.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES, snapshotBytes: snapshot?.bytes ?? 0 }, notify);
+  const commit = new GroupCommit(dispatch, writer, read.lastSeq, {
+    flushed: (seq, commands, bytes, seconds) => {
+      notify({ notice: 'flushed', seq, commands, bytes, seconds });
+      compaction.afterFlush(seq);
+    },
+    failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
+  });
   const chargesReleased = finishChargesLeftOut(dispatch, commit);
   return {
     commit,
     writer,
+    compaction,
     summary: {
-      snapshotSeq: undefined,
-      snapshotAtMs: undefined,
+      snapshotSeq: snapshot?.seq,
+      snapshotAtMs: snapshot?.atMs,
       replayed,
       lastSeq: read.lastSeq,
       milliseconds: Math.round(performance.now() - started),

@@ -1,3 +1,5 @@
+import type { ExpiryQueueState } from './order-state.js';
+
 /**
  * Unpaid orders in the order they expire. ORDER_PAYMENT_TTL is one constant,
  * so orders expire in the order they were placed: a FIFO queue, not a heap.
@@ -23,6 +25,19 @@ export class ExpiryQueue {
   /** Whether any order is due at `now` (a peek: nothing is taken). */
   hasDue(now: number): boolean {
     return this.#head < this.#ids.length && (this.#dueAt[this.#head] ?? Infinity) <= now;
+  }
+
+  /** The orders still queued, from the head (the taken prefix is history, not state). */
+  captureState(): ExpiryQueueState {
+    return { orderIds: Int32Array.from(this.#ids.slice(this.#head)), dueAt: Float64Array.from(this.#dueAt.slice(this.#head)) };
+  }
+
+  /** Into a queue that holds nothing. */
+  restoreState(state: ExpiryQueueState): void {
+    if (this.#ids.length > 0) throw new Error('an expiry queue is restored only when it was made empty');
+    if (state.orderIds.length !== state.dueAt.length) throw new RangeError('an expiry queue state whose columns differ in length');
+    this.#ids = Array.from(state.orderIds);
+    this.#dueAt = Array.from(state.dueAt);
   }
 
   /** Takes, in queue order, every order due at `now` or before. */

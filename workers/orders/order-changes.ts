@@ -1,7 +1,8 @@
-import { ensureLength } from '../growable-column.js';
+import { ensureLength, exactCopy } from '../growable-column.js';
 import type { OrderChangeSlot, PackedOrderChanges } from './order-events-protocol.js';
 import { isFinalStatus } from './order-machine.js';
 import { MAX_HISTORY, type OrderTable } from './order-table.js';
+import type { OrderChangeLogState } from './order-state.js';
 
 /** Change numbers are kept in 32 bits: at most MAX_HISTORY changes an order, so this is over a billion orders, far past what the table holds in memory. */
 const LAST_CHANGE_NUMBER = 2 ** 32 - 1;
@@ -24,9 +25,9 @@ const LAST_CHANGE_NUMBER = 2 ** 32 - 1;
  */
 export class OrderChangeLog {
   #last = 0;
-  #orderOf = new Uint32Array(0);
+  #orderOf: Uint32Array = new Uint32Array(0);
   /** Indexed by orderId × MAX_HISTORY + history entry, like the table's history times. */
-  #entryChange = new Uint32Array(0);
+  #entryChange: Uint32Array = new Uint32Array(0);
   #outbox: OrderChangeSlot[] | undefined;
 
   /** The number of the last change made; 0 before the first. */
@@ -55,6 +56,26 @@ export class OrderChangeLog {
   /** The number of the order's history entry `entry`; 0 when it has no such entry. */
   changeOf(orderId: number, entry: number): number {
     return this.#entryChange[orderId * MAX_HISTORY + entry] ?? 0;
+  }
+
+  /** The numbers of the table's `orders` orders' entries; the outbox is no state (what it held went out with its batch). */
+  captureState(orders: number): OrderChangeLogState {
+    return { last: this.#last, entryChanges: exactCopy(this.#entryChange, (orders + 1) * MAX_HISTORY, Uint32Array) };
+  }
+
+  /** Into a log that numbered nothing; which order each number changed is read back from the entries. */
+  restoreState(state: OrderChangeLogState): void {
+    if (this.#last > 0) throw new Error('an order change log is restored only when it was made empty');
+    const { last, entryChanges } = state;
+    const orderOf = new Uint32Array(last + 1);
+    entryChanges.forEach((change, slot) => {
+      if (change === 0) return;
+      if (change > last) throw new RangeError(`an order change log state with change ${change} past its last, ${last}`);
+      orderOf[change] = Math.floor(slot / MAX_HISTORY);
+    });
+    this.#last = last;
+    this.#entryChange = entryChanges;
+    this.#orderOf = orderOf;
   }
 
   /** From now on, changes are also kept for take(). */

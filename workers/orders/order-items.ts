@@ -23,6 +23,11 @@ export class OrderItems {
   text(lines: readonly PricedLine[]): string {
     return this.#shared.share(itemsJson(lines));
   }
+
+  /** Shares the texts of restored orders, so that a basket bought again after a restore is the same string. */
+  restoreShared(texts: Iterable<string>): void {
+    for (const text of texts) this.#shared.share(text);
+  }
 }
 
 /** The product ids and quantities of an items text (as OrderItems made it). */

@@ -13,6 +13,7 @@ import { PurchaseIndex } from './purchase-index.js';
 import { OrderChangeLog } from './order-changes.js';
 import { changesAfter, orderEvents } from './order-change-view.js';
 import type { OrderEvents } from './order-events-protocol.js';
+import type { OrderStoreState } from './order-state.js';
 
 /** What the orders need of the products: read them, and take and return stock. */
 export interface StockedCatalog extends ProductCatalog {
@@ -202,6 +203,34 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
   /** Every order's changes after `after`, at most `limit` (the administrators' stream). */
   changesAfter(after: number | null, limit: number): OrderEvents {
     return changesAfter(this.#table, this.#changes, after, limit);
+  }
+
+  /** What a snapshot keeps of the orders (order-state.ts says what is rebuilt instead). */
+  captureState(): OrderStoreState {
+    return { table: this.#table.captureState(), changes: this.#changes.captureState(this.#table.count), expiry: this.#expiry.captureState() };
+  }
+
+  /** Into a store that holds no order: the kept parts as they were, the lists, purchases and shared texts built again from the table. */
+  restoreState(state: OrderStoreState): void {
+    const table = this.#table;
+    table.restoreState(state.table);
+    this.#changes.restoreState(state.changes);
+    this.#expiry.restoreState(state.expiry);
+    const productsOf = new Map<string, number[]>();
+    for (let orderId = 1; orderId <= table.count; orderId++) {
+      const userId = table.userId(orderId);
+      const status = table.status(orderId);
+      this.#lists.add(orderId, userId, status);
+      if (!isPurchase(status)) continue;
+      const items = table.items(orderId);
+      let products = productsOf.get(items);
+      if (products === undefined) {
+        products = linesOf(items).map((line) => line.productId);
+        productsOf.set(items, products);
+      }
+      this.#purchases.add(userId, products);
+    }
+    this.#items.restoreShared(state.table.items.values);
   }
 
   #owns(userId: number, orderId: number): boolean {

@@ -1,5 +1,8 @@
-import { ensureLength } from '../growable-column.js';
+import { ensureLength, exactCopy } from '../growable-column.js';
 import type { AddressFields } from '../addresses/address-protocol.js';
+import { packDistinct, unpackDistinct } from '../distinct-values.js';
+import { shippingAddressOf } from './shipping-address.js';
+import type { OrderTableState } from './order-state.js';
 import { ORDER_STATUSES, ORDER_TRANSITIONS, type OrderStatus, type PaymentStatus } from './order-machine.js';
 
 const PAYMENT_STATUSES: readonly PaymentStatus[] = ['unpaid', 'paid', 'cancelled', 'refunded'];
@@ -45,14 +48,14 @@ export interface HistoryEntry {
  */
 export class OrderTable {
   #count = 0;
-  #userId = new Int32Array(0);
-  #status = new Uint8Array(0);
-  #payment = new Uint8Array(0);
-  #charging = new Uint8Array(0);
-  #historyStatuses = new Uint16Array(0);
-  #historyAt = new Float64Array(0);
-  #totalCents = new Float64Array(0);
-  #expiresAt = new Float64Array(0);
+  #userId: Int32Array = new Int32Array(0);
+  #status: Uint8Array = new Uint8Array(0);
+  #payment: Uint8Array = new Uint8Array(0);
+  #charging: Uint8Array = new Uint8Array(0);
+  #historyStatuses: Uint16Array = new Uint16Array(0);
+  #historyAt: Float64Array = new Float64Array(0);
+  #totalCents: Float64Array = new Float64Array(0);
+  #expiresAt: Float64Array = new Float64Array(0);
   readonly #items: string[] = [];
   readonly #addresses: AddressFields[] = [];
   readonly #tracking = new Map<number, string>();
@@ -85,6 +88,50 @@ export class OrderTable {
     this.setStatus(id, 'pending', order.placedAt);
     this.setPaymentStatus(id, 'unpaid');
     return id;
+  }
+
+  captureState(): OrderTableState {
+    const rows = this.#count + 1;
+    // The table holds the address book's records, shared as the book happened to share them; a snapshot holds what an order shows of them, one per distinct address.
+    const addresses = packDistinct(this.#addresses.slice(0, this.#count).map(shippingAddressOf), (address) => JSON.stringify(address));
+    return {
+      count: this.#count,
+      userIds: exactCopy(this.#userId, rows, Int32Array),
+      statuses: exactCopy(this.#status, rows, Uint8Array),
+      payments: exactCopy(this.#payment, rows, Uint8Array),
+      charging: exactCopy(this.#charging, rows, Uint8Array),
+      historyStatuses: exactCopy(this.#historyStatuses, rows, Uint16Array),
+      historyAt: exactCopy(this.#historyAt, rows * MAX_HISTORY, Float64Array),
+      totalCents: exactCopy(this.#totalCents, rows, Float64Array),
+      expiresAt: exactCopy(this.#expiresAt, rows, Float64Array),
+      items: packDistinct(this.#items.slice(0, this.#count)),
+      addresses,
+      tracking: [...this.#tracking].sort(([a], [b]) => a - b),
+    };
+  }
+
+  /** Into a table that holds no order; the columns are the table's from now on. */
+  restoreState(state: OrderTableState): void {
+    if (this.#count > 0) throw new Error('an order table is restored only when it was made empty');
+    const rows = state.count + 1;
+    const columns = [state.userIds, state.statuses, state.payments, state.charging, state.historyStatuses, state.totalCents, state.expiresAt];
+    if (columns.some((column) => column.length !== rows) || state.historyAt.length !== rows * MAX_HISTORY) throw new RangeError(`an order table state whose columns do not hold ${state.count} orders`);
+    const items = unpackDistinct(state.items);
+    const addresses = unpackDistinct(state.addresses);
+    if (items.length !== state.count || addresses.length !== state.count) throw new RangeError(`an order table state whose items or addresses do not hold ${state.count} orders`);
+    this.#count = state.count;
+    this.#userId = state.userIds;
+    this.#status = state.statuses;
+    this.#payment = state.payments;
+    this.#charging = state.charging;
+    this.#historyStatuses = state.historyStatuses;
+    this.#historyAt = state.historyAt;
+    this.#totalCents = state.totalCents;
+    this.#expiresAt = state.expiresAt;
+    // One by one: a spread of a million arguments would overflow the stack.
+    for (const text of items) this.#items.push(text);
+    for (const address of addresses) this.#addresses.push(address);
+    for (const [orderId, trackingNumber] of state.tracking) this.#tracking.set(orderId, trackingNumber);
   }
 
   userId(orderId: number): number {

@@ -38,6 +38,25 @@ function paymentJson(payment: PaymentRecord): string {
   return `{"id":${payment.id},"orderId":${payment.orderId},"amount":${fromCents(payment.amountCents)},"currency":${JSON.stringify(payment.currency)},"status":"succeeded","card":${card},"createdAt":${JSON.stringify(payment.createdAt)}}`;
 }
 
+const created = (payment: PaymentRecord): string => dataEnvelope(paymentJson(payment));
+
+/**
+ * A payment's 201 is remembered under its key as the payment's id and made
+ * again from the ledger when replayed: the same bytes, no text kept. The
+ * store keeps this source with its parts, so that a restore of the keys
+ * links their answers to it again.
+ */
+export function paymentAnswers(ledger: PaymentLedger): AnswerSource {
+  return {
+    name: 'payment',
+    answer: (paymentId) => {
+      const payment = ledger.get(paymentId);
+      if (payment === undefined) throw new Error(`payment ${paymentId} is remembered under a key but not in the ledger`);
+      return { kind: 'json', status: 201, body: created(payment) };
+    },
+  };
+}
+
 /**
  * POST /users/:userId/orders/:orderId/payments, the store's two steps. The
  * key is judged before the order, so a repeat of a paid order's payment gets
@@ -45,16 +64,7 @@ function paymentJson(payment: PaymentRecord): string {
  * then always settled by the finish: remembered with the outcome (201 or 402),
  * or forgotten when the processor failed.
  */
-export function paymentCommands(ledger: PaymentLedger, keys: IdempotencyKeys): CommandHandlers<PaymentCommand> {
-  const created = (payment: PaymentRecord): string => dataEnvelope(paymentJson(payment));
-  // A payment's 201 is remembered as the payment's id and made again from the ledger when replayed: the same bytes, no text kept.
-  const replays: AnswerSource = {
-    answer: (paymentId) => {
-      const payment = ledger.get(paymentId);
-      if (payment === undefined) throw new Error(`payment ${paymentId} is remembered under a key but not in the ledger`);
-      return { kind: 'json', status: 201, body: created(payment) };
-    },
-  };
+export function paymentCommands(ledger: PaymentLedger, keys: IdempotencyKeys, replays: AnswerSource): CommandHandlers<PaymentCommand> {
   return {
     'payments.probe': ({ userId, orderId }) => (ledger.hasOrder(userId, orderId) ? EMPTY : ORDER_NOT_FOUND),
     'payments.begin': ({ userId, orderId, claim }) => {

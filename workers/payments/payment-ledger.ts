@@ -1,5 +1,6 @@
 import type { ChargeStart, OrderPayments } from '../orders/order-ports.js';
-import { ensureLength } from '../growable-column.js';
+import { ensureLength, exactCopy } from '../growable-column.js';
+import { packDistinct, unpackDistinct, type DistinctColumn } from '../distinct-values.js';
 import { SharedStrings } from '../shared-strings.js';
 import type { ChargeResult } from './payment-protocol.js';
 import type { IdempotencyClaim } from '../idempotency/idempotency-protocol.js';
@@ -28,6 +29,29 @@ interface ChargeOut {
   readonly currency: string;
 }
 
+/** A charge out, as a snapshot keeps it. */
+export interface ChargeOutState extends ChargeOut {
+  readonly orderId: number;
+}
+
+/**
+ * The ledger as plain data (a snapshot's part): the payments' columns,
+ * exactly lastId + 1 long (index 0 unused, as in the ledger), and the
+ * charges out. A charge out in a snapshot is one a crash may have cut short:
+ * recovery finishes it as failed, as it does one found in the journal.
+ */
+export interface PaymentLedgerState {
+  readonly lastId: number;
+  readonly orderIds: Int32Array;
+  readonly userIds: Int32Array;
+  readonly amountCents: Float64Array;
+  readonly createdAt: Float64Array;
+  /** Currency, brand and last four of each payment, three a payment; a few distinct texts for many payments. */
+  readonly cardTexts: DistinctColumn<string>;
+  /** In the order they began. */
+  readonly chargesOut: ChargeOutState[];
+}
+
 /**
  * The payments' state: one id sequence for all payments (from 1, never
  * reused), the payments made (in columns indexed by id, no object per
@@ -43,10 +67,10 @@ export class PaymentLedger {
   readonly #out = new Map<number, ChargeOut>();
   readonly #texts = new SharedStrings(MAX_SHARED_CARD_TEXTS);
   #lastId = 0;
-  #orderIds = new Int32Array(0);
-  #userIds = new Int32Array(0);
-  #amountCents = new Float64Array(0);
-  #createdAt = new Float64Array(0);
+  #orderIds: Int32Array = new Int32Array(0);
+  #userIds: Int32Array = new Int32Array(0);
+  #amountCents: Float64Array = new Float64Array(0);
+  #createdAt: Float64Array = new Float64Array(0);
   /** Currency, brand and last four, three strings a payment, shared between payments (index (id - 1) * 3). */
   readonly #cardTexts: string[] = [];
 
@@ -93,6 +117,36 @@ export class PaymentLedger {
   /** The charges begun and not finished, in the order they began. */
   chargesOut(): { readonly userId: number; readonly orderId: number; readonly claim: IdempotencyClaim }[] {
     return [...this.#out].map(([orderId, { userId, claim }]) => ({ userId, orderId, claim }));
+  }
+
+  captureState(): PaymentLedgerState {
+    const rows = this.#lastId + 1;
+    return {
+      lastId: this.#lastId,
+      orderIds: exactCopy(this.#orderIds, rows, Int32Array),
+      userIds: exactCopy(this.#userIds, rows, Int32Array),
+      amountCents: exactCopy(this.#amountCents, rows, Float64Array),
+      createdAt: exactCopy(this.#createdAt, rows, Float64Array),
+      cardTexts: packDistinct(this.#cardTexts),
+      chargesOut: Array.from(this.#out, ([orderId, { userId, claim, amountCents, currency }]) => ({ orderId, userId, claim: { ...claim }, amountCents, currency })),
+    };
+  }
+
+  /** Into a ledger that holds no payment and no charge; the columns are the ledger's from now on. */
+  restoreState(state: PaymentLedgerState): void {
+    if (this.#lastId > 0 || this.#out.size > 0) throw new Error('a payment ledger is restored only when it was made empty');
+    const rows = state.lastId + 1;
+    const cardTexts = unpackDistinct(state.cardTexts);
+    const columns = [state.orderIds, state.userIds, state.amountCents, state.createdAt];
+    if (columns.some((column) => column.length !== rows) || cardTexts.length !== 3 * state.lastId) throw new RangeError(`a payment ledger state whose columns do not hold ${state.lastId} payments`);
+    this.#lastId = state.lastId;
+    this.#orderIds = state.orderIds;
+    this.#userIds = state.userIds;
+    this.#amountCents = state.amountCents;
+    this.#createdAt = state.createdAt;
+    for (const text of state.cardTexts.values) this.#texts.share(text);
+    for (const text of cardTexts) this.#cardTexts.push(text);
+    for (const { orderId, userId, claim, amountCents, currency } of state.chargesOut) this.#out.set(orderId, { userId, claim, amountCents, currency });
   }
 
   /** Ends the customer's charge for the order; the payment when it succeeded. */

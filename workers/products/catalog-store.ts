@@ -4,9 +4,37 @@ import type { StoreEvents } from '../store-events.js';
 import { ProductSearchIndex, type RatingTotals, type SearchPage, type SearchQuery } from './product-search-index.js';
 import type { CatalogProductFields } from './catalog-protocol.js';
 import { catalogProductJson, type CatalogProduct, type ProductCatalog } from './catalog-product.js';
+import { packDistinct, unpackDistinct, type DistinctColumn } from '../distinct-values.js';
 
 /** Ids per cached page of the full list (collection order is id order here). */
 const LIST_PAGE_IDS = 256;
+
+/**
+ * The products as plain data (a snapshot's part): each product that exists,
+ * in id order, as columns. The search index (its sorted lists, categories
+ * and text index) is not kept: it is a function of the products and their
+ * rating totals, so it is rebuilt by indexing them again, which costs less
+ * than the journal it replaces and keeps a snapshot to the data itself. The
+ * totals are kept here, although the reviews could sum them again, so the
+ * products restore on their own. The cached list pages are made again when
+ * first listed.
+ */
+export interface CatalogStoreState {
+  readonly ids: Int32Array;
+  readonly names: string[];
+  readonly descriptions: string[];
+  readonly prices: Float64Array;
+  /** A few slugs for many products. */
+  readonly categories: DistinctColumn<string | null>;
+  readonly stocks: (number | null)[];
+  /** The write count at each product's last change: the number in its tag. */
+  readonly versions: Float64Array;
+  readonly ratingSums: Int32Array;
+  readonly ratingCounts: Int32Array;
+  readonly writes: number;
+  /** Kept, not derived: the highest may have been deleted, and ids are never reused. */
+  readonly highestId: number;
+}
 
 /**
  * The marketplace's products: records by id and the search index, updated
@@ -123,9 +151,48 @@ export class CatalogStore implements ProductCatalog {
     return parts;
   }
 
+  captureState(): CatalogStoreState {
+    const products = this.#records.filter((product): product is CatalogProduct => product !== undefined);
+    const ratings = products.map((product) => this.#index.ratingOf(product.id));
+    return {
+      ids: Int32Array.from(products, (product) => product.id),
+      names: products.map((product) => product.name),
+      descriptions: products.map((product) => product.description),
+      prices: Float64Array.from(products, (product) => product.price),
+      categories: packDistinct(products.map((product) => product.category)),
+      stocks: products.map((product) => product.stock),
+      versions: Float64Array.from(products, (product) => this.#versions[product.id] ?? 0),
+      ratingSums: Int32Array.from(ratings, (rating) => rating.sum),
+      ratingCounts: Int32Array.from(ratings, (rating) => rating.count),
+      writes: this.#writes,
+      highestId: this.#highestId,
+    };
+  }
+
+  /** Into a store made without a seed; the search index is built again from the products (see CatalogStoreState). */
+  restoreState(state: CatalogStoreState): void {
+    if (this.#highestId > 0 || this.#writes > 0) throw new Error('a catalog store is restored only when it was made empty');
+    const categories = unpackDistinct(state.categories);
+    state.ids.forEach((id, at) => {
+      const [name, description, price, category, stock] = [state.names[at], state.descriptions[at], state.prices[at], categories[at], state.stocks[at]];
+      if (name === undefined || description === undefined || price === undefined || category === undefined || stock === undefined) {
+        throw new RangeError('a catalog state whose columns differ in length');
+      }
+      const product: CatalogProduct = { id, name, description, price, category, stock };
+      this.#records[id] = product;
+      this.#index.upsert(product);
+      const count = state.ratingCounts[at] ?? 0;
+      if (count > 0) this.#index.setRating(id, { sum: state.ratingSums[at] ?? 0, count });
+      this.#versions[id] = state.versions[at] ?? 0;
+    });
+    this.#writes = state.writes;
+    this.#highestId = state.highestId;
+  }
+
   #write(product: CatalogProduct): void {
-    this.#records[product.id] = product;
+    // The index first: it checks the product, and one it refuses must leave no record behind (a snapshot of a record the index lacks would not restore).
     this.#index.upsert(product);
+    this.#records[product.id] = product;
     this.#forgetListPage(product.id);
     this.#touch(product.id);
   }

@@ -170,6 +170,11 @@ export class ProductSearchIndex {
     return true;
   }
 
+  /** The product's review totals as the index holds them (no reviews: count 0). */
+  ratingOf(id: number): RatingTotals {
+    return { sum: this.#columns.ratingSums[id] ?? 0, count: this.#columns.ratingCounts[id] ?? 0 };
+  }
+
   /**
    * The query's page. The stages run from cheapest to dearest, and each
    * answers once it can; see search-plans.ts for the scans.

@@ -11,6 +11,25 @@ import { productJson } from './product-json.js';
  */
 export type IdPolicy = 'count-plus-one' | 'highest-plus-one';
 
+/**
+ * The collection as plain data (a snapshot's part): every product in
+ * collection order, and where the pages break, since a list's answer is one
+ * part per page. `#firstById` and its chains are rebuilt from the order
+ * (products sharing an id are chained in collection order), the size and the
+ * empty pages counted, and the pages' bytes made again when first listed.
+ */
+export interface ProductStoreState {
+  /** Per product, in collection order: its id, its JSON text and its version (the number in its tag). */
+  readonly ids: Float64Array;
+  readonly jsons: string[];
+  readonly versions: Float64Array;
+  /** Products on each page, in order; 0 for a page deletions emptied and that is not dropped yet. */
+  readonly pageLengths: Uint32Array;
+  /** Kept, not derived: the highest may be deleted, and strict mode never gives its id again. */
+  readonly highestIdAssigned: number;
+  readonly writes: number;
+}
+
 /** Products per page of the collection order; see ProductStore. */
 const DEFAULT_PAGE_SIZE = 256;
 
@@ -144,6 +163,47 @@ export class ProductStore {
     product.version = this.#nextVersion();
     product.page.bytes = undefined;
     return product.json;
+  }
+
+  captureState(): ProductStoreState {
+    const products = this.#pages.flatMap((page) => page.products);
+    return {
+      ids: Float64Array.from(products, (product) => product.id),
+      jsons: products.map((product) => product.json),
+      versions: Float64Array.from(products, (product) => product.version),
+      pageLengths: Uint32Array.from(this.#pages, (page) => page.products.length),
+      highestIdAssigned: this.#highestIdAssigned,
+      writes: this.#writes,
+    };
+  }
+
+  /** Into a store made without a seed: restoring over products would mix two collections. */
+  restoreState(state: ProductStoreState): void {
+    if (this.#pages.length > 0) throw new Error('a product store is restored only when it was made empty');
+    const { ids, jsons, versions, pageLengths } = state;
+    let at = 0;
+    const lastOfId: (StoredProduct | undefined)[] = [];
+    for (const length of pageLengths) {
+      const page: Page = { products: [], bytes: undefined };
+      this.#pages.push(page);
+      if (length === 0) this.#emptyPages++;
+      for (const end = at + length; at < end; at++) {
+        const id = ids[at];
+        const json = jsons[at];
+        const version = versions[at];
+        if (id === undefined || json === undefined || version === undefined) throw new RangeError('a product store state whose pages hold more products than its columns');
+        const product: StoredProduct = { id, json, version, nextWithSameId: undefined, page };
+        page.products.push(product);
+        const last = lastOfId[id];
+        if (last === undefined) this.#firstById[id] = product;
+        else last.nextWithSameId = product;
+        lastOfId[id] = product;
+      }
+    }
+    if (at !== ids.length) throw new RangeError('a product store state whose columns hold more products than its pages');
+    this.#size = ids.length;
+    this.#highestIdAssigned = state.highestIdAssigned;
+    this.#writes = state.writes;
   }
 
   #nextVersion(): number {

@@ -11,6 +11,19 @@ interface StoredItem {
 }
 
 /**
+ * /produkte as plain data (a snapshot's part): the items in collection order
+ * and the write count. The highest id is not kept: ids grow along the
+ * collection order, so it is the last item's (0 when there is none), which
+ * is also what a delete leaves it at.
+ */
+export interface ProdukteStoreState {
+  readonly ids: Float64Array;
+  readonly jsons: string[];
+  readonly etags: string[];
+  readonly writes: number;
+}
+
+/**
  * The minimal /produkte collection. Its ids are unique (the highest id in the
  * collection plus one), so a Map keyed by id is both the index and, by its
  * insertion order, the collection order. Items are never replaced, so an
@@ -43,6 +56,29 @@ export class ProdukteStore {
     this.#byId.set(id, { json: produkteItemJson(id, fields), etag: entityTag('p', this.#writes) });
     this.#highestId = id;
     return id;
+  }
+
+  captureState(): ProdukteStoreState {
+    const items = [...this.#byId];
+    return {
+      ids: Float64Array.from(items, ([id]) => id),
+      jsons: items.map(([, item]) => item.json),
+      etags: items.map(([, item]) => item.etag),
+      writes: this.#writes,
+    };
+  }
+
+  /** Into a store made without a seed. */
+  restoreState(state: ProdukteStoreState): void {
+    if (this.#byId.size > 0 || this.#writes > 0) throw new Error('a produkte store is restored only when it was made empty');
+    state.ids.forEach((id, at) => {
+      const json = state.jsons[at];
+      const etag = state.etags[at];
+      if (json === undefined || etag === undefined) throw new RangeError('a produkte state whose columns differ in length');
+      this.#byId.set(id, { json, etag });
+      this.#highestId = id;
+    });
+    this.#writes = state.writes;
   }
 
   delete(id: number): boolean {

@@ -41,6 +41,19 @@ interface Shelf {
   ratingSum: number;
 }
 
+/**
+ * The reviews as plain data (a snapshot's part): every review, in the order
+ * they were made, and the id sequence. The shelves (each product's reviews
+ * by creation, by customer, and their rating sum) are rebuilt from them: a
+ * review's place follows from its creation time and id alone. The products'
+ * copy of the totals is the catalog's own state.
+ */
+export interface ReviewStoreState {
+  readonly reviews: Review[];
+  /** Kept, not derived: the newest review may have been deleted, and ids are never reused. */
+  readonly lastId: number;
+}
+
 const NO_REVIEWS: RatingTotals = Object.freeze({ sum: 0, count: 0 });
 
 /**
@@ -161,6 +174,28 @@ export class ReviewStore implements ReviewSummaries {
 
   newestJson(productId: number, count: number): string {
     return `[${this.listByProduct(productId, 0, count).reviews.map(reviewJson).join(',')}]`;
+  }
+
+  captureState(): ReviewStoreState {
+    return { reviews: Array.from(this.#byId.values(), (entry) => ({ ...entry.review })), lastId: this.#lastId };
+  }
+
+  /** Into a store that holds no review; the catalog's totals are restored with the catalog. */
+  restoreState(state: ReviewStoreState): void {
+    if (this.#byId.size > 0 || this.#lastId > 0) throw new Error('a review store is restored only when it was made empty');
+    for (const review of state.reviews) {
+      const entry: Entry = { review, createdMs: Date.parse(review.createdAt) };
+      let shelf = this.#shelves.get(review.productId);
+      if (shelf === undefined) {
+        shelf = { byCreation: [], byUser: new Map(), ratingSum: 0 };
+        this.#shelves.set(review.productId, shelf);
+      }
+      shelf.byCreation.splice(positionAfter(shelf.byCreation, entry.createdMs, review.id), 0, entry);
+      shelf.byUser.set(review.userId, entry);
+      shelf.ratingSum += review.rating;
+      this.#byId.set(review.id, entry);
+    }
+    this.#lastId = state.lastId;
   }
 
   #rate(productId: number, shelf: Shelf, change: number): void {

@@ -8,6 +8,21 @@ export interface StoredUser extends CustomerAccount {
   readonly json: string;
 }
 
+/** A customer as a snapshot keeps it: the answer's text is made again from these. */
+export type UserRecord = Omit<StoredUser, 'json'>;
+
+/** The customers as plain data (a snapshot's part), by id ascending; the email index is rebuilt from them. */
+export interface UserStoreState {
+  readonly users: UserRecord[];
+  readonly lastId: number;
+}
+
+function storedUser(user: UserRecord): StoredUser {
+  const { userId: id, email, name, createdAt } = user;
+  // Key order is the contract's; the hash is no part of it.
+  return { ...user, json: JSON.stringify({ id, email, name, role: 'customer', createdAt }) };
+}
+
 /**
  * The registered customers, by id and by lower-cased email. Ids are one
  * sequence from 1, never reused (users are never deleted). The email is
@@ -28,13 +43,25 @@ export class UserStore implements KnownUsers {
   register({ email, name, passwordHash }: NewUser): StoredUser | undefined {
     if (this.#idByEmail.has(email)) return undefined;
     const id = ++this.#lastId;
-    const createdAt = this.#now().toISOString();
-    // Key order is the contract's; the hash is no part of it.
-    const json = JSON.stringify({ id, email, name, role: 'customer', createdAt });
-    const user: StoredUser = { userId: id, email, passwordHash, name, createdAt, json };
+    const user = storedUser({ userId: id, email, passwordHash, name, createdAt: this.#now().toISOString() });
     this.#byId.set(id, user);
     this.#idByEmail.set(email, id);
     return user;
+  }
+
+  captureState(): UserStoreState {
+    return { users: Array.from(this.#byId.values(), ({ userId, email, passwordHash, name, createdAt }) => ({ userId, email, passwordHash, name, createdAt })), lastId: this.#lastId };
+  }
+
+  /** Into a store that holds no customer. */
+  restoreState(state: UserStoreState): void {
+    if (this.#byId.size > 0) throw new Error('a user store is restored only when it was made empty');
+    for (const record of state.users) {
+      const user = storedUser(record);
+      this.#byId.set(user.userId, user);
+      this.#idByEmail.set(user.email, user.userId);
+    }
+    this.#lastId = state.lastId;
   }
 
   get(userId: number): StoredUser | undefined {

@@ -9,6 +9,18 @@ export type WishlistAddition =
   | { readonly kind: 'full' };
 
 /**
+ * The wish lists as plain data (a snapshot's part): one row per item,
+ * customer after customer, each list oldest first. The reverse index is
+ * rebuilt from the rows. An emptied list has no rows, which no command can
+ * tell from a list never begun.
+ */
+export interface WishListsState {
+  readonly userIds: Int32Array;
+  readonly productIds: Int32Array;
+  readonly addedAt: string[];
+}
+
+/**
  * Every customer's wish list: product id → when it was added, in insertion
  * order (oldest first). A reverse index (product → the users whose list
  * holds it) lets a deleted product leave every list at the cost of the lists
@@ -56,6 +68,34 @@ export class WishLists {
     holders?.delete(userId);
     if (holders?.size === 0) this.#holders.delete(productId);
     return true;
+  }
+
+  captureState(): WishListsState {
+    const rows: [userId: number, productId: number, addedAt: string][] = [];
+    for (const [userId, list] of this.#byUser) for (const [productId, addedAt] of list) rows.push([userId, productId, addedAt]);
+    return { userIds: Int32Array.from(rows, (row) => row[0]), productIds: Int32Array.from(rows, (row) => row[1]), addedAt: rows.map((row) => row[2]) };
+  }
+
+  /** Into wish lists that hold nothing. */
+  restoreState(state: WishListsState): void {
+    if (this.#byUser.size > 0) throw new Error('the wish lists are restored only when they were made empty');
+    state.userIds.forEach((userId, at) => {
+      const productId = state.productIds[at];
+      const addedAt = state.addedAt[at];
+      if (productId === undefined || addedAt === undefined) throw new RangeError('a wish list state whose columns differ in length');
+      let list = this.#byUser.get(userId);
+      if (list === undefined) {
+        list = new Map();
+        this.#byUser.set(userId, list);
+      }
+      list.set(productId, addedAt);
+      let holders = this.#holders.get(productId);
+      if (holders === undefined) {
+        holders = new Set();
+        this.#holders.set(productId, holders);
+      }
+      holders.add(userId);
+    });
   }
 
   /** How many users' lists hold the product (for tests of the reverse index). */

@@ -1,0 +1,100 @@
+/**
+ * When to snapshot, on the store thread's side: once the journal written
+ * since the newest snapshot passes SNAPSHOT_BYTES (or the snapshot's own
+ * size, whichever is larger, so that writing snapshots costs at most about
+ * as much disk traffic as the journal itself), the store rolls to a new
+ * segment between two flushes and hands the compactor thread (compactor.ts)
+ * everything before it. When the snapshot is on disk, the segments and the
+ * older snapshot it covers are deleted. The store thread never waits: it
+ * goes on running and flushing into the new segment meanwhile.
+ */
+import { rmSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { StoreNotice, StoreWorkerData } from '../store-protocol.js';
+import { segmentFile } from './data-dir-layout.js';
+import { segmentsBefore } from './journal-reader.js';
+import type { SegmentWriter } from './segment-writer.js';
+import { dropSnapshotsBefore } from './snapshot-file.js';
+import type { CompactorAnswer, CompactorData } from './compactor.js';
+
+/** Built beside the store worker: dist/compactor.js (build/workers/journal/compactor.js in the tests). */
+const COMPACTOR = new URL('./compactor.js', import.meta.url);
+
+export interface CompactionSizes {
+  /** SNAPSHOT_BYTES. */
+  readonly afterBytes: number;
+  /** The newest snapshot's size, 0 when there is none. */
+  readonly snapshotBytes: number;
+}
+
+export class Compaction {
+  readonly #store: StoreWorkerData;
+  readonly #dataDir: string;
+  readonly #writer: SegmentWriter;
+  readonly #afterBytes: number;
+  readonly #notify: (notice: StoreNotice) => void;
+  #snapshotBytes: number;
+  #running = false;
+  /**
+   * After a failed try, the journal must grow by another threshold before the
+   * next: a compactor that fails for good (a full disk) is not started again
+   * after every flush, each time rolling to a new segment.
+   */
+  #notBefore = 0;
+
+  constructor(store: StoreWorkerData, dataDir: string, writer: SegmentWriter, sizes: CompactionSizes, notify: (notice: StoreNotice) => void) {
+    this.#store = store;
+    this.#dataDir = dataDir;
+    this.#writer = writer;
+    this.#afterBytes = sizes.afterBytes;
+    this.#snapshotBytes = sizes.snapshotBytes;
+    this.#notify = notify;
+  }
+
+  /** A snapshot is being written (the recovery bench waits for it before it starts the service). */
+  get running(): boolean {
+    return this.#running;
+  }
+
+  get #threshold(): number {
+    return Math.max(this.#afterBytes, this.#snapshotBytes);
+  }
+
+  /** Between two flushes: `lastSeq` is on disk and nothing after it is being written. */
+  afterFlush(lastSeq: number): void {
+    const written = this.#writer.bytesSinceSnapshot;
+    if (this.#running || written < this.#threshold || written < this.#notBefore) return;
+    this.#running = true;
+    this.#writer.roll(lastSeq + 1);
+    const data: CompactorData = { store: this.#store, dataDir: this.#dataDir, upToSeq: lastSeq };
+    const compactor = new Worker(COMPACTOR, { workerData: data });
+    let answered = false;
+    const failed = (reason: string): void => {
+      this.#notBefore = this.#writer.bytesSinceSnapshot + this.#threshold;
+      this.#notify({ notice: 'snapshot-failed', reason });
+    };
+    compactor.once('message', (answer: CompactorAnswer) => {
+      answered = true;
+      if ('failed' in answer) failed(answer.failed);
+      else this.#snapshotTaken(answer, written);
+    });
+    compactor.once('error', (error) => {
+      answered = true;
+      failed(error.message);
+    });
+    compactor.once('exit', (code) => {
+      this.#running = false;
+      if (!answered) failed(`the compactor exited with code ${code} before it answered`);
+    });
+  }
+
+  /** The snapshot is on disk (synced, renamed, its folder synced): what it covers may go. */
+  #snapshotTaken(answer: Extract<CompactorAnswer, { seq: number }>, covered: number): void {
+    for (const firstSeq of segmentsBefore(this.#dataDir, answer.seq + 1)) rmSync(segmentFile(this.#dataDir, firstSeq), { force: true });
+    dropSnapshotsBefore(this.#dataDir, answer.seq);
+    this.#writer.bytesSinceSnapshot -= covered;
+    this.#snapshotBytes = answer.bytes;
+    this.#notBefore = 0;
+    this.#notify({ notice: 'snapshot', seq: answer.seq, atMs: answer.atMs, bytes: answer.bytes });
+  }
+}
