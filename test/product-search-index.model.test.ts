@@ -33,6 +33,11 @@ class NaiveSearch {
     return this.#products.length;
   }
 
+  /** Every product with its rating, ascending id. */
+  products(): readonly ModelProduct[] {
+    return this.#products;
+  }
+
   upsert(product: SearchableProduct): void {
     const index = this.#products.findIndex((candidate) => candidate.id === product.id);
     if (index !== -1) {
@@ -138,6 +143,8 @@ type Operation =
   | { readonly kind: 'remove'; readonly id: number }
   | { readonly kind: 'rate'; readonly id: number; readonly rating: RatingTotals }
   | { readonly kind: 'search'; readonly query: SearchQuery }
+  /** A fresh index filled by load() with what the model holds (a snapshot's restore), in id order or reversed; the operations go on against it. */
+  | { readonly kind: 'reload'; readonly reversed: boolean }
   /** The query with its text replaced by a slice of a product's name or description (by code units: pairs get cut too). */
   | { readonly kind: 'search-slice'; readonly query: SearchQuery; readonly slice: { readonly id: number; readonly start: number; readonly length: number } };
 
@@ -150,6 +157,7 @@ const operationArbitrary: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ id: idArbitrary, rating: ratingArbitrary }).map(({ id, rating }) => ({ kind: 'rate' as const, id, rating })) },
   { weight: 6, arbitrary: queryArbitrary.map((query) => ({ kind: 'search' as const, query })) },
   { weight: 2, arbitrary: typeAheadArbitrary.map((query) => ({ kind: 'search' as const, query })) },
+  { weight: 1, arbitrary: fc.boolean().map((reversed) => ({ kind: 'reload' as const, reversed })) },
   {
     weight: 3,
     arbitrary: fc
@@ -159,7 +167,8 @@ const operationArbitrary: fc.Arbitrary<Operation> = fc.oneof(
 );
 
 function run(operations: readonly Operation[], blockLoad: number, textDenseFrom: number | undefined): void {
-  const index = new ProductSearchIndex(textDenseFrom === undefined ? { blockLoad } : { blockLoad, textDenseFrom });
+  const options = textDenseFrom === undefined ? { blockLoad } : { blockLoad, textDenseFrom };
+  let index = new ProductSearchIndex(options);
   const model = new NaiveSearch();
   let highestId = 0;
   for (const operation of operations) {
@@ -173,6 +182,15 @@ function run(operations: readonly Operation[], blockLoad: number, textDenseFrom:
         const product = { id, ...operation.fields };
         model.upsert(product);
         index.upsert(product);
+        break;
+      }
+      case 'reload': {
+        const held = operation.reversed ? [...model.products()].reverse() : model.products();
+        index = new ProductSearchIndex(options);
+        index.load(
+          held.map(({ rating: _rating, ...product }) => product),
+          (at) => held[at]?.rating ?? { sum: 0, count: 0 },
+        );
         break;
       }
       case 'remove':

@@ -61,6 +61,36 @@ test('the sorted list holds what a sorted array holds, at every position and ran
   t.pass();
 });
 
+test('a list loaded from sorted ids at once is the list the inserts make, and goes on as it would', (t) => {
+  fc.assert(
+    fc.property(fc.array(listOperation, { maxLength: 200, size: 'max' }), fc.array(listOperation, { maxLength: 60 }), fc.integer({ min: 2, max: 4 }), (before, after, load) => {
+      const { list: inserted, keys, sorted } = build(before, load);
+      const loaded = new SortedIdList((a, b) => (keys.get(a) ?? 0) - (keys.get(b) ?? 0), load);
+      loaded.loadSorted(Int32Array.from(sorted));
+      for (const operation of after) {
+        if (operation.kind === 'insert') {
+          if (keys.has(operation.id)) continue;
+          keys.set(operation.id, operation.key);
+          inserted.insert(operation.id);
+          loaded.insert(operation.id);
+        } else if (inserted.delete(operation.id) !== loaded.delete(operation.id)) throw new Error(`delete ${operation.id} answered differently`);
+        else keys.delete(operation.id);
+        same(loaded.toArray(), inserted.toArray(), 'toArray');
+      }
+      const final = inserted.toArray();
+      final.forEach((id, position) => {
+        if (loaded.at(position) !== id || loaded.rank(id) !== position) throw new Error(`at/rank ${position}`);
+      });
+    }),
+    { numRuns: 200 },
+  );
+  const list = new SortedIdList((a, b) => a - b, 2);
+  t.throws(() => list.loadSorted(Int32Array.of(1, 3, 2)), { message: "ids 3 and 2 are not in the list's order" });
+  t.throws(() => list.loadSorted(Int32Array.of(1, 1)), { message: "ids 1 and 1 are not in the list's order" });
+  list.loadSorted(Int32Array.of(1, 2));
+  t.throws(() => list.loadSorted(Int32Array.of(3)), { message: 'a list is loaded only when empty' });
+});
+
 test('scans forwards and backwards visit exactly the asked positions and stop when told', (t) => {
   fc.assert(
     fc.property(fc.array(listOperation, { maxLength: 200, size: 'max' }), fc.nat(120), fc.nat(120), fc.nat(10), (operations, start, end, stopAfter) => {

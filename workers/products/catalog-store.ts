@@ -173,18 +173,19 @@ export class CatalogStore implements ProductCatalog {
   restoreState(state: CatalogStoreState): void {
     if (this.#highestId > 0 || this.#writes > 0) throw new Error('a catalog store is restored only when it was made empty');
     const categories = unpackDistinct(state.categories);
+    const products: CatalogProduct[] = [];
     state.ids.forEach((id, at) => {
       const [name, description, price, category, stock] = [state.names[at], state.descriptions[at], state.prices[at], categories[at], state.stocks[at]];
       if (name === undefined || description === undefined || price === undefined || category === undefined || stock === undefined) {
         throw new RangeError('a catalog state whose columns differ in length');
       }
       const product: CatalogProduct = { id, name, description, price, category, stock };
+      products.push(product);
       this.#records[id] = product;
-      this.#index.upsert(product);
-      const count = state.ratingCounts[at] ?? 0;
-      if (count > 0) this.#index.setRating(id, { sum: state.ratingSums[at] ?? 0, count });
       this.#versions[id] = state.versions[at] ?? 0;
     });
+    // All at once: an upsert each costs seconds at a million products (README, Durability).
+    this.#index.load(products, (at) => ({ sum: state.ratingSums[at] ?? 0, count: state.ratingCounts[at] ?? 0 }));
     this.#writes = state.writes;
     this.#highestId = state.highestId;
   }

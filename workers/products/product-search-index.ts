@@ -3,7 +3,7 @@ import { AscendingRun, KeyDescendingRun, pageOfUnion, type OrderedRun } from './
 import { pageByMarking, pageByScanningRuns, pageBySortingRanges, pageOfCandidates } from './search-plans.js';
 import { compareCodePoints } from './code-point-order.js';
 import { ABSENT, FIRST_CATEGORY_CODE, ProductColumns, UNCATEGORISED } from './product-columns.js';
-import { ScopeLists, keyOrders, type SortKey } from './scope-lists.js';
+import { SORT_KEYS, ScopeLists, keyOrders, type SortKey } from './scope-lists.js';
 import { checkQuery, type SearchPage, type SearchQuery } from './search-query.js';
 import { filterFor } from './search-filters.js';
 import { TextIndex } from './text-index.js';
@@ -133,6 +133,54 @@ export class ProductSearchIndex {
     }
   }
 
+  /**
+   * Fills an empty index with `products` (no id twice) and their review
+   * totals (`ratingAt`, by position in `products`): what an upsert each and
+   * a setRating each would leave, built faster (a snapshot's restore loads a
+   * million products here). Each key's order is sorted once, over all the
+   * products; a category's lists take their products in that same order.
+   */
+  load(products: readonly SearchableProduct[], ratingAt: (at: number) => RatingTotals): void {
+    if (this.#size > 0) throw new Error('an index is loaded only when empty');
+    const columns = this.#columns;
+    const ids = new Int32Array(products.length);
+    const soldOut = new Map<number, number>();
+    for (const [at, product] of products.entries()) {
+      checkProduct(product);
+      const { id } = product;
+      columns.reserve(id);
+      if (columns.has(id)) throw new Error(`product ${id} is loaded twice`);
+      const { sum, count } = checkRating(ratingAt(at));
+      const code = product.category === null ? UNCATEGORISED : this.#slotFor(product.category).code;
+      writeFields(columns, product);
+      columns.ratingSums[id] = sum;
+      columns.ratingCounts[id] = count;
+      columns.categoryCodes[id] = code;
+      this.#text.add(id, [product.name, product.description]);
+      ids[at] = id;
+      if (product.stock === 0) soldOut.set(code, (soldOut.get(code) ?? 0) + 1);
+    }
+    const sorted = {} as Record<SortKey, Int32Array>;
+    for (const key of SORT_KEYS) {
+      const list = this.#all.list(key);
+      sorted[key] = ids.slice().sort((a, b) => list.compare(a, b));
+    }
+    this.#all.loadSorted(sorted, [...soldOut.values()].reduce((total, count) => total + count, 0));
+    // One pass a key hands each category its products, in that key's order.
+    const sizes = new Map<number, number>();
+    for (const id of ids) sizes.set(columns.categoryCodes[id] ?? ABSENT, (sizes.get(columns.categoryCodes[id] ?? ABSENT) ?? 0) + 1);
+    const ofSlots = [...this.#categories.values()].map((slot) => ({ slot, sorted: {} as Record<SortKey, Int32Array> }));
+    for (const key of SORT_KEYS) {
+      const into = new Map(ofSlots.map(({ slot, sorted: ofSlot }) => [slot.code, { array: (ofSlot[key] = new Int32Array(sizes.get(slot.code) ?? 0)), filled: 0 }]));
+      for (const id of sorted[key]) {
+        const target = into.get(columns.categoryCodes[id] ?? ABSENT);
+        if (target !== undefined) target.array[target.filled++] = id;
+      }
+    }
+    for (const { slot, sorted: ofSlot } of ofSlots) slot.lists.loadSorted(ofSlot, soldOut.get(slot.code) ?? 0);
+    this.#size = products.length;
+  }
+
   /** Removes the product and forgets its rating; false when there was none. */
   remove(id: number): boolean {
     const columns = this.#columns;
@@ -155,10 +203,7 @@ export class ProductSearchIndex {
 
   /** Records the product's review totals; false (and nothing kept) when there is no such product. */
   setRating(id: number, rating: RatingTotals): boolean {
-    const { sum, count } = rating;
-    if (!isInt32(sum) || !isInt32(count) || (count === 0 && sum !== 0)) {
-      throw new RangeError(`rating totals must be integers from 0 below 2^31, sum 0 when count is 0: got ${sum}/${count}`);
-    }
+    const { sum, count } = checkRating(rating);
     const columns = this.#columns;
     if (!isInt32Id(id) || !columns.has(id)) return false;
     if (columns.ratingSums[id] === sum && columns.ratingCounts[id] === count) return true;
@@ -336,6 +381,14 @@ function isInt32Id(id: number): boolean {
 }
 
 /** Refuses what would break the lists' order (NaN prices) or the columns (ids past int32). */
+function checkRating(rating: RatingTotals): RatingTotals {
+  const { sum, count } = rating;
+  if (!isInt32(sum) || !isInt32(count) || (count === 0 && sum !== 0)) {
+    throw new RangeError(`rating totals must be integers from 0 below 2^31, sum 0 when count is 0: got ${sum}/${count}`);
+  }
+  return rating;
+}
+
 function checkProduct(product: SearchableProduct): void {
   const { id, price, stock, category } = product;
   if (!isInt32Id(id)) throw new RangeError(`product id must be an integer from 1 below 2^31: got ${id}`);

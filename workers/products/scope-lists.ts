@@ -4,6 +4,7 @@ import type { ProductColumns } from './product-columns.js';
 
 /** The keys there is a sorted list for; `newest` reads the id list backwards. */
 export type SortKey = 'id' | 'price' | 'name' | 'rating';
+export const SORT_KEYS: readonly SortKey[] = ['id', 'price', 'name', 'rating'];
 
 /**
  * The order of each key, reading the columns by id. They read the arrays
@@ -54,6 +55,12 @@ export class ScopeLists {
   add(id: number, soldOut: boolean): void {
     for (const list of this.#lists()) list.insert(id);
     if (soldOut) this.soldOut++;
+  }
+
+  /** Into empty lists: every id at once, already in each key's order (SortedIdList.loadSorted), `soldOut` of them with stock 0. */
+  loadSorted(sorted: Readonly<Record<SortKey, Int32Array>>, soldOut: number): void {
+    for (const key of SORT_KEYS) this.list(key).loadSorted(sorted[key]);
+    this.soldOut = soldOut;
   }
 
   delete(id: number, soldOut: boolean): void {
