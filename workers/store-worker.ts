@@ -32,7 +32,6 @@ import { JournalDamage } from './journal/journal-reader.js';
 import { SettingsMismatch } from './journal/store-settings-file.js';
 import { StoreStateMismatch } from './store-state.js';
 import type { GroupCommit } from './journal/group-commit.js';
-import { openPostgresJournal } from './journal/postgres/open-postgres-journal.js';
 
 const options = readStoreWorkerData(workerData);
 const store = new StoreDispatch(options);
@@ -77,6 +76,8 @@ function startJournal(port: MessagePort, dataDir: string): { journal: GroupCommi
 
 async function startSharedJournal(port: MessagePort, database: StoreDatabase): Promise<{ journal: GroupCommit; started: StoreStarted }> {
   const notify = (notice: StoreNotice): void => port.postMessage(notice);
+  // Loaded only with DATABASE_URL: the PostgreSQL client costs every other start ~50 ms (README, Start-up time).
+  const { openPostgresJournal } = await import('./journal/postgres/open-postgres-journal.js');
   const { commit, summary, claimKey } = await openPostgresJournal(store, database, {
     flushed: (seq, commands, bytes, seconds) => notify({ notice: 'flushed', seq, commands, bytes, seconds }),
     failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
