@@ -143,8 +143,10 @@ type Operation =
   | { readonly kind: 'remove'; readonly id: number }
   | { readonly kind: 'rate'; readonly id: number; readonly rating: RatingTotals }
   | { readonly kind: 'search'; readonly query: SearchQuery }
-  /** A fresh index filled by load() with what the model holds (a snapshot's restore), in id order or reversed; the operations go on against it. */
-  | { readonly kind: 'reload'; readonly reversed: boolean }
+  /** A fresh index filled by load() with what the model holds (a snapshot's restore), in id order or reversed, its text index built now or later; the operations go on against it. */
+  | { readonly kind: 'reload'; readonly reversed: boolean; readonly textLater: boolean }
+  /** Some of a text index a reload left for later. */
+  | { readonly kind: 'build-text'; readonly count: number }
   /** The query with its text replaced by a slice of a product's name or description (by code units: pairs get cut too). */
   | { readonly kind: 'search-slice'; readonly query: SearchQuery; readonly slice: { readonly id: number; readonly start: number; readonly length: number } };
 
@@ -157,7 +159,8 @@ const operationArbitrary: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ id: idArbitrary, rating: ratingArbitrary }).map(({ id, rating }) => ({ kind: 'rate' as const, id, rating })) },
   { weight: 6, arbitrary: queryArbitrary.map((query) => ({ kind: 'search' as const, query })) },
   { weight: 2, arbitrary: typeAheadArbitrary.map((query) => ({ kind: 'search' as const, query })) },
-  { weight: 1, arbitrary: fc.boolean().map((reversed) => ({ kind: 'reload' as const, reversed })) },
+  { weight: 1, arbitrary: fc.record({ reversed: fc.boolean(), textLater: fc.boolean() }).map(({ reversed, textLater }) => ({ kind: 'reload' as const, reversed, textLater })) },
+  { weight: 2, arbitrary: fc.integer({ min: 1, max: 12 }).map((count) => ({ kind: 'build-text' as const, count })) },
   {
     weight: 3,
     arbitrary: fc
@@ -190,9 +193,13 @@ function run(operations: readonly Operation[], blockLoad: number, textDenseFrom:
         index.load(
           held.map(({ rating: _rating, ...product }) => product),
           (at) => held[at]?.rating ?? { sum: 0, count: 0 },
+          { textLater: operation.textLater },
         );
         break;
       }
+      case 'build-text':
+        index.buildText(operation.count);
+        break;
       case 'remove':
         expected = model.remove(operation.id);
         actual = index.remove(operation.id);

@@ -189,3 +189,29 @@ test('bad input is refused before it can disorder the lists', (t) => {
   t.throws(() => index.search({ sort: 'collection', offset: 0, limit: 1.5 }), { message: /query\.limit/ });
   t.throws(() => new ProductSearchIndex({ blockLoad: 1 }), { message: /options\.blockLoad/ });
 });
+
+test('a text index left for later gives the same answers while it is built, takes the writes made meanwhile, and says when it is whole', (t) => {
+  const products = Array.from({ length: 12 }, (_, at) => product(at + 1, { name: at % 3 === 0 ? 'Kettle' : `Cup ${at + 1}`, description: at % 4 === 0 ? 'steel kettle' : '' }));
+  const whole = new ProductSearchIndex({ blockLoad: 2 });
+  whole.load(products, () => ({ sum: 0, count: 0 }));
+  const later = new ProductSearchIndex({ blockLoad: 2 });
+  later.load(products, () => ({ sum: 0, count: 0 }), { textLater: true });
+  const queries: Partial<SearchQuery>[] = [{ text: 'kettle' }, { text: 'k' }, { text: 'cup 1', sort: 'name_desc' }, { text: 'steel', limit: 1 }];
+  const answers = (index: ProductSearchIndex): unknown[] => queries.map((query) => index.search({ sort: 'collection', offset: 0, limit: Infinity, ...query }));
+  t.deepEqual(answers(later), answers(whole), 'nothing built yet');
+  t.true(later.buildText(5), 'more to build');
+  // Writes on both sides of the build's progress: below it (indexed at once) and above (indexed when reached).
+  for (const index of [whole, later]) {
+    index.upsert(product(2, { name: 'Kettle two' }));
+    index.upsert(product(9, { name: 'Teapot' }));
+    index.remove(10);
+    index.upsert(product(13, { name: 'Kettle thirteen' }));
+  }
+  t.deepEqual(answers(later), answers(whole), 'half built, after writes');
+  let turns = 0;
+  while (later.buildText(3)) turns++;
+  t.true(turns > 0);
+  t.false(later.buildText(3), 'whole');
+  t.deepEqual(answers(later), answers(whole), 'whole');
+  t.deepEqual(ids(later, { text: 'kettle' }), [1, 2, 4, 5, 7, 13]);
+});

@@ -50,6 +50,16 @@ export class StoreDispatch {
     if (this.#followingOrderChanges) this.followOrderChanges();
   }
 
+  /**
+   * Builds some of what a restore left for later (the text index of `q`,
+   * `count` product ids of it); false once nothing is left. The answers are
+   * the same before and after, only slower before.
+   */
+  buildPendingIndexes(count: number): boolean {
+    const parts = this.#parts;
+    return parts.mode === 'marketplace' && parts.catalog.buildText(count);
+  }
+
   /** `batch` is checked, not trusted: a front of another version could send anything. */
   runBatch(batch: unknown, atMs = Date.now()): StoreResult[] {
     const { protocol, commands } = (batch ?? {}) as Partial<StoreBatch>;

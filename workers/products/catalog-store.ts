@@ -184,10 +184,16 @@ export class CatalogStore implements ProductCatalog {
       this.#records[id] = product;
       this.#versions[id] = state.versions[at] ?? 0;
     });
-    // All at once: an upsert each costs seconds at a million products (README, Durability).
-    this.#index.load(products, (at) => ({ sum: state.ratingSums[at] ?? 0, count: state.ratingCounts[at] ?? 0 }));
+    // All at once: an upsert each costs seconds at a million products. The
+    // text index is left to buildText, after the start (README, Durability).
+    this.#index.load(products, (at) => ({ sum: state.ratingSums[at] ?? 0, count: state.ratingCounts[at] ?? 0 }), { textLater: true });
     this.#writes = state.writes;
     this.#highestId = state.highestId;
+  }
+
+  /** Builds `count` ids more of a text index a restore left for later; false once it is whole. */
+  buildText(count: number): boolean {
+    return this.#index.buildText(count);
   }
 
   #write(product: CatalogProduct): void {

@@ -6,7 +6,7 @@ import { ABSENT, FIRST_CATEGORY_CODE, ProductColumns, UNCATEGORISED } from './pr
 import { SORT_KEYS, ScopeLists, keyOrders, type SortKey } from './scope-lists.js';
 import { checkQuery, type SearchPage, type SearchQuery } from './search-query.js';
 import { filterFor } from './search-filters.js';
-import { TextIndex } from './text-index.js';
+import { TextIndex, type TextQuery } from './text-index.js';
 
 export type { SearchPage, SearchQuery, SearchSort } from './search-query.js';
 
@@ -37,6 +37,15 @@ export interface ProductSearchIndexOptions {
 
 const INT32_MAX = 0x7fffffff;
 const NOTHING: SearchPage = Object.freeze({ ids: Object.freeze([]), total: 0 });
+/** What a text index not built yet says of any text: every product may match, so every plan verifies with the expression. */
+const TEXT_NOT_BUILT: TextQuery = Object.freeze({
+  estimate: Infinity,
+  exact: false,
+  candidates: () => {
+    throw new Error('no candidates before the text index is built');
+  },
+  mayMatch: () => true,
+});
 
 interface CategorySlot {
   readonly slug: string;
@@ -71,6 +80,13 @@ export class ProductSearchIndex {
   /** Scratch for pageByMarking, one byte an id: reused, so a search allocates nothing this size. */
   #matchMarks = new Uint8Array(0);
   #size = 0;
+  /**
+   * The ids below this have their texts in #text; Infinity once every id
+   * has. A load may leave the text index to be built after the start
+   * (buildText): until then a text is matched by its expression alone, which
+   * is the definition of a match, so every answer is the same, only slower.
+   */
+  #textBuiltBelow = Infinity;
 
   constructor(options: ProductSearchIndexOptions = {}) {
     const load = options.blockLoad ?? DEFAULT_BLOCK_LOAD;
@@ -97,7 +113,7 @@ export class ProductSearchIndex {
       columns.ratingSums[id] = 0;
       columns.ratingCounts[id] = 0;
       columns.categoryCodes[id] = code;
-      this.#text.add(id, [product.name, product.description]);
+      if (id < this.#textBuiltBelow) this.#text.add(id, [product.name, product.description]);
       this.#all.add(id, product.stock === 0);
       this.#scopeOf(code)?.add(id, product.stock === 0);
       this.#size++;
@@ -119,7 +135,7 @@ export class ProductSearchIndex {
     if (oldCode !== code) oldScope?.delete(id, wasSoldOut);
     for (const list of keyed) list.delete(id);
     const oldTexts = [columns.names[id] ?? '', columns.descriptions[id] ?? ''];
-    if (oldTexts[0] !== product.name || oldTexts[1] !== product.description) this.#text.replace(id, oldTexts, [product.name, product.description]);
+    if (id < this.#textBuiltBelow && (oldTexts[0] !== product.name || oldTexts[1] !== product.description)) this.#text.replace(id, oldTexts, [product.name, product.description]);
     writeFields(columns, product);
     for (const list of keyed) list.insert(id);
     const soldOutChange = Number(isSoldOut) - Number(wasSoldOut);
@@ -139,9 +155,11 @@ export class ProductSearchIndex {
    * a setRating each would leave, built faster (a snapshot's restore loads a
    * million products here). Each key's order is sorted once, over all the
    * products; a category's lists take their products in that same order.
+   * With `textLater`, the text index is left to buildText.
    */
-  load(products: readonly SearchableProduct[], ratingAt: (at: number) => RatingTotals): void {
+  load(products: readonly SearchableProduct[], ratingAt: (at: number) => RatingTotals, options: { readonly textLater?: boolean } = {}): void {
     if (this.#size > 0) throw new Error('an index is loaded only when empty');
+    if (options.textLater === true) this.#textBuiltBelow = 0;
     const columns = this.#columns;
     const ids = new Int32Array(products.length);
     const soldOut = new Map<number, number>();
@@ -156,7 +174,7 @@ export class ProductSearchIndex {
       columns.ratingSums[id] = sum;
       columns.ratingCounts[id] = count;
       columns.categoryCodes[id] = code;
-      this.#text.add(id, [product.name, product.description]);
+      if (id < this.#textBuiltBelow) this.#text.add(id, [product.name, product.description]);
       ids[at] = id;
       if (product.stock === 0) soldOut.set(code, (soldOut.get(code) ?? 0) + 1);
     }
@@ -181,6 +199,24 @@ export class ProductSearchIndex {
     this.#size = products.length;
   }
 
+  /**
+   * Indexes the texts of the next `count` ids that a load left for later
+   * (ascending, so each gram's list is appended to); false once the text
+   * index is whole, true while some remain. The store worker calls it in
+   * its idle turns after a restore.
+   */
+  buildText(count: number): boolean {
+    if (this.#textBuiltBelow === Infinity) return false;
+    const columns = this.#columns;
+    const end = Math.min(this.#textBuiltBelow + count, columns.categoryCodes.length);
+    for (let id = this.#textBuiltBelow; id < end; id++) {
+      if (columns.has(id)) this.#text.add(id, [columns.names[id] ?? '', columns.descriptions[id] ?? '']);
+    }
+    // Past the highest id reserved: a product made from now on is indexed by its upsert.
+    this.#textBuiltBelow = end >= columns.categoryCodes.length ? Infinity : end;
+    return this.#textBuiltBelow !== Infinity;
+  }
+
   /** Removes the product and forgets its rating; false when there was none. */
   remove(id: number): boolean {
     const columns = this.#columns;
@@ -189,7 +225,7 @@ export class ProductSearchIndex {
     const soldOut = columns.soldOut[id] === 1;
     this.#all.delete(id, soldOut);
     this.#scopeOf(code)?.delete(id, soldOut);
-    this.#text.remove(id, [columns.names[id] ?? '', columns.descriptions[id] ?? '']);
+    if (id < this.#textBuiltBelow) this.#text.remove(id, [columns.names[id] ?? '', columns.descriptions[id] ?? '']);
     columns.categoryCodes[id] = ABSENT;
     columns.ratingSums[id] = 0;
     columns.ratingCounts[id] = 0;
@@ -238,7 +274,7 @@ export class ProductSearchIndex {
     const [firstRun] = runs;
     if (firstRun === undefined) return NOTHING;
     const order = (a: number, b: number): number => firstRun.compare(a, b);
-    const text = query.text === undefined || query.text === '' ? undefined : this.#text.query(query.text);
+    const text = query.text === undefined || query.text === '' ? undefined : this.#textBuiltBelow === Infinity ? this.#text.query(query.text) : TEXT_NOT_BUILT;
     if (text?.estimate === 0) return NOTHING;
     const checks = { price: hasPriceRange && !priceInRuns, minPrice, maxPrice, text, gramsHeld: false };
     const filter = filterFor(this.#columns, query, checks);
