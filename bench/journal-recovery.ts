@@ -6,8 +6,11 @@
  * times and timed from spawn to its listening line; the worker's own replay
  * time comes from its "journal recovered" line.
  *
- *   npm run build && node --import tsx bench/journal-recovery.ts [--products 1000000]
- *     [--orders 1000000] [--customers 10000] [--starts 3] [--keep] [--write]
+ *   npm run build && npm run build:tests && node build/bench/journal-recovery.js
+ *     [--products 1000000] [--orders 1000000] [--customers 10000] [--starts 3] [--keep] [--write]
+ *
+ * (compiled, not through tsx: the compaction starts its thread from the
+ * built compactor.js beside it.)
  *
  * Each order is a cart line and a placement (two journaled commands), by
  * customers of one address each; products have untracked stock. --write
@@ -29,7 +32,8 @@ import { processMemory } from './proc-stats.js';
 import { fixed, integer, table } from './report-format.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const RESULTS = fileURLToPath(new URL('RESULTS.md', import.meta.url));
+/** bench/RESULTS.md of the project, from bench/ or from its compiled copy in build/bench/. */
+const RESULTS = fileURLToPath(new URL(import.meta.url.includes('/build/bench/') ? '../../bench/RESULTS.md' : 'RESULTS.md', import.meta.url));
 const SHOP_ENV = { MARKETPLACE: '1', LOG_LEVEL: 'info' } as const;
 const COMMANDS_PER_BATCH = 2_000;
 const SEEDED_PRODUCTS = 10;
@@ -191,8 +195,8 @@ async function main(): Promise<void> {
       '',
       `## Recovery of a large DATA_DIR (issue 16), ${date}`,
       '',
-      `\`node --import tsx bench/journal-recovery.ts --products ${options.products} --orders ${options.orders} --customers ${options.customers} --starts ${options.starts}\``,
-      `(after \`npm run build\`); Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${fixed(loadBefore, 2)} at the start.`,
+      `\`node build/bench/journal-recovery.js --products ${options.products} --orders ${options.orders} --customers ${options.customers} --starts ${options.starts}\``,
+      `(after \`npm run build && npm run build:tests\`); Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${fixed(loadBefore, 2)} at the start.`,
       '',
       `The journal: ${integer(written.commands)} commands (${integer(options.products)} products; ${integer(options.customers)} customers with an address; ${integer(options.orders)} orders, each a cart line and a placement), ${fixed(bytes / 1024 ** 2, 0)} MiB, written by the store's own group commit in ${fixed(written.seconds, 1)} s, with the default SNAPSHOT_BYTES (${written.snapshots} snapshots taken meanwhile, as a live store would; the DATA_DIR holds the newest and the journal after it).`,
       '',
