@@ -32,14 +32,17 @@ async function readLatencies(service: ServiceUnderTest): Promise<number[]> {
 
 /**
  * The reads during a flood against the same reads just before it. One hash is
- * ~100 ms of a core: reads queued behind hashes would show it. Compared with
- * the baseline rather than a fixed bound, so a loaded machine slows both.
+ * ~100 ms of a core: reads queued behind hashes would show it in most of them.
+ * The 90th percentile, not the 99th: of 200 reads the 99th is the second
+ * slowest, which a busy moment of the shared machine (the rest of the suite
+ * runs beside this test) sets alone; compared with the baseline rather than a
+ * fixed bound, so a loaded machine slows both.
  */
 function assertReadsNotSlowed(t: ExecutionContext, baseline: readonly number[], during: readonly number[], outcome: string): void {
-  const before = percentile(baseline, 0.99);
-  const p99 = percentile(during, 0.99);
-  t.log(`GET /products/1 p99 ${before.toFixed(1)} ms before the flood, ${p99.toFixed(1)} ms during it (p50 ${percentile(during, 0.5).toFixed(1)} ms); ${outcome}`);
-  t.true(p99 < Math.max(100, 4 * before), `p99 ${p99.toFixed(1)} ms during the flood, ${before.toFixed(1)} ms before`);
+  const before = percentile(baseline, 0.9);
+  const p90 = percentile(during, 0.9);
+  t.log(`GET /products/1 p90 ${before.toFixed(1)} ms before the flood, ${p90.toFixed(1)} ms during it (p50 ${percentile(during, 0.5).toFixed(1)}, p99 ${percentile(during, 0.99).toFixed(1)} ms); ${outcome}`);
+  t.true(p90 < Math.max(100, 4 * before), `p90 ${p90.toFixed(1)} ms during the flood, ${before.toFixed(1)} ms before`);
 }
 
 function percentile(samples: readonly number[], fraction: number): number {
