@@ -66,9 +66,6 @@ export function startStore(config: ServiceConfig, location?: StoreWorkerLocation
  */
 export async function stopStore(start: StoreStart): Promise<void> {
   const worker = await start.worker.catch(() => undefined);
-  if (worker !== undefined) {
-    worker.channel.close();
-    await worker.pool.destroy();
-  }
+  await worker?.stop();
   start.dataDir?.release();
 }

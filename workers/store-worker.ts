@@ -81,14 +81,30 @@ async function startSharedJournal(port: MessagePort, database: StoreDatabase): P
   const notify = (notice: StoreNotice): void => port.postMessage(notice);
   // Loaded only with DATABASE_URL: the PostgreSQL client costs every other start ~50 ms (README, Start-up time).
   const { openPostgresJournal } = await import('./journal/postgres/open-postgres-journal.js');
-  const { commit, summary, claimKey } = await openPostgresJournal(store, database, {
+  const { commit, summary, claimKey, close } = await openPostgresJournal(store, database, {
     flushed: (seq, commands, bytes, seconds) => notify({ notice: 'flushed', seq, commands, bytes, seconds }),
     failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
     standby: (holder) => notify({ notice: 'standby', holder }),
     // Another instance writes now: this one must acknowledge nothing more (the service stops; a restart makes it a standby).
     leaseLost: (error) => notify({ notice: 'journal-failed', reason: error.message }),
   });
+  closeJournal = close;
   return { journal: commit, started: { started: true, recovery: summary, claimKey } };
+}
+
+/** With DATABASE_URL: hands the writer's lease over (stopStore). */
+let closeJournal: (() => Promise<void>) | undefined;
+
+/**
+ * Piscina's second task, on a clean stop once every answer has been sent
+ * (src/store-start.ts): with DATABASE_URL the writer's lease expires now, so
+ * a standby takes over at its next try rather than after the whole lease.
+ * Nothing is appended after it; the thread is ended next.
+ */
+export async function stopStore(): Promise<void> {
+  const close = closeJournal;
+  closeJournal = undefined;
+  await close?.();
 }
 
 /** Piscina's one task: from now on, every message on `port` is a batch, answered on the same port in the order it came. */

@@ -13,6 +13,29 @@ export interface StoreWorker {
   readonly recovery: RecoverySummary | undefined;
   /** DATABASE_URL: the store's key of idempotency fingerprints, shared by its instances. */
   readonly claimKey: Uint8Array | undefined;
+  /**
+   * Ends the thread once every answer has been given: first its own stop
+   * (the worker's `stopStore` task: with DATABASE_URL the writer's lease
+   * handed over), then the channel and the thread. A thread that does not
+   * finish its own stop in time is ended anyway (the lease then runs out).
+   */
+  stop(): Promise<void>;
+}
+
+/** How long the store thread's own stop may take (a query to PostgreSQL) before the thread is ended. */
+const OWN_STOP_MS = 2_000;
+
+async function stopThread(pool: StorePool, channel: StoreChannel): Promise<void> {
+  // The pool's types describe its first task (connectStore); stopStore is a second export, with no argument and no answer.
+  const ownStop = (pool as unknown as Piscina<undefined, undefined>).run(undefined, { name: 'stopStore' });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, OWN_STOP_MS);
+  });
+  await Promise.race([ownStop.catch(() => undefined), late]);
+  clearTimeout(timer);
+  channel.close();
+  await pool.destroy();
 }
 
 /** The store refused to start: its journal is damaged, or it was made with other settings (exit code 2). */
@@ -78,5 +101,5 @@ export async function startStoreWorker(
     await pool.destroy();
     throw new StoreRefused(started.reason);
   }
-  return { pool, channel, recovery: started.recovery, claimKey: started.claimKey };
+  return { pool, channel, recovery: started.recovery, claimKey: started.claimKey, stop: () => stopThread(pool, channel) };
 }

@@ -33,6 +33,8 @@ export interface OpenPostgresJournal {
   readonly summary: RecoverySummary;
   /** The key of idempotency fingerprints, the same on every instance of the store. */
   readonly claimKey: Uint8Array;
+  /** A clean stop, once nothing more will be appended: the lease handed over (it expires now), the connections closed. */
+  readonly close: () => Promise<void>;
 }
 
 /** Records the settings and a fingerprint key for a new store; for an existing one, throws SettingsMismatch when they differ. */
@@ -93,6 +95,13 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
   return {
     commit,
     claimKey,
+    close: async () => {
+      try {
+        await lease.release();
+      } finally {
+        await Promise.allSettled([journal.end(), leaseClient.end()]);
+      }
+    },
     summary: { snapshotSeq: undefined, snapshotAtMs: undefined, replayed, lastSeq, milliseconds: Math.round(performance.now() - started), cut: undefined, chargesReleased, term: lease.term },
   };
 }

@@ -89,4 +89,16 @@ export class WriterLease {
     clearInterval(this.#renewing);
     this.#renewing = undefined;
   }
+
+  /**
+   * A clean stop's hand-over: the renewals end and the lease expires now, so
+   * a standby takes it at its next try instead of after the whole lease.
+   * Only this term's: a lease another instance has taken meanwhile is not
+   * touched. The caller appends nothing after it (an append of this term
+   * after a takeover would be fenced out anyway).
+   */
+  async release(): Promise<void> {
+    this.stop();
+    await this.#client.query("UPDATE catalogue_lease SET expires_at = now() - interval '1 millisecond' WHERE id = 1 AND term = $1", [this.#term]);
+  }
 }
