@@ -327,7 +327,8 @@ function targetsSection(record: RunRecord): string {
 
 // ---- the report -------------------------------------------------------------
 
-export function renderReport(record: RunRecord): string {
+/** `charts`: the report's lines that show the run's charts, by file name (bench/charts.ts). */
+export function renderReport(record: RunRecord, charts: ReadonlyMap<string, string> = new Map()): string {
   const o = record.options;
   const sections = [
     `# Benchmark: catalogue against Fastify, Express and bare node:http`,
@@ -347,6 +348,8 @@ export function renderReport(record: RunRecord): string {
     '',
   ];
   if (catalogueScenarios(record).length > 0) sections.push('## Scenarios', '', scenarioTable(record), '');
+  const cpuChart = charts.get('cpu-per-request.svg');
+  if (cpuChart !== undefined) sections.push(cpuChart, '');
   const spread = spreadLine(record);
   if (spread !== undefined) sections.push(spread, '');
   for (const scenario of record.scenarios.filter((s) => s.focus !== undefined)) {
@@ -354,6 +357,8 @@ export function renderReport(record: RunRecord): string {
   }
   const search = searchSection(record);
   if (search !== undefined) sections.push(search);
+  const searchChart = charts.get('search-cost.svg');
+  if (search !== undefined && searchChart !== undefined) sections.push(searchChart, '');
   const checkout = checkoutSection(record);
   if (checkout !== undefined) sections.push(checkout);
   if (record.scaling.length > 0) {

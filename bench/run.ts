@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { writeCharts } from './charts.js';
 import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } from './pinning.js';
 import { ServerLineup } from './server-lineup.js';
 import { OptionError, USAGE, parseOptions, type BenchOptions } from './options.js';
@@ -27,6 +28,20 @@ import { renderReport, runFailures, type CaseMemory, type CaseResult, type ReadP
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = fileURLToPath(new URL('RESULTS.md', import.meta.url));
+const CHARTS = fileURLToPath(new URL('charts', import.meta.url));
+/** Where RESULTS.md's appended sections begin (other benches' runs, dated): a complete run rewrites what is above it and keeps the rest. */
+const APPENDED_MARKER = '<!-- Appended sections: other benches add theirs below; a complete run of bench/run.ts rewrites only what is above. -->';
+
+function appendedSections(): string {
+  let previous = '';
+  try {
+    previous = readFileSync(RESULTS, 'utf8');
+  } catch {
+    // No results yet: nothing to keep.
+  }
+  const at = previous.indexOf(APPENDED_MARKER);
+  return at === -1 ? `\n${APPENDED_MARKER}\n` : `\n${previous.slice(at)}`;
+}
 /** Every server is sent the same sequence of random choices. */
 const RANDOM_SEED = 4;
 const SCALING_SERVER = 'catalogue';
@@ -348,11 +363,13 @@ async function main(args: readonly string[], options: BenchOptions, placement: P
     scalingServer: SCALING_SERVER,
     scaling,
   };
-  const report = renderReport(record);
+  // Charts only beside the results they draw: a complete run's.
+  const charts = options.complete ? await writeCharts(record, CHARTS, 'charts') : new Map<string, string>();
+  const report = renderReport(record, charts);
   process.stdout.write(`${report}\n`);
   if (options.complete) {
-    writeFileSync(RESULTS, `${report}\n`);
-    progress(`wrote ${RESULTS}`);
+    writeFileSync(RESULTS, `${report}\n${appendedSections()}`);
+    progress(`wrote ${RESULTS} and ${[...charts.keys()].join(', ')} in ${CHARTS}`);
   } else {
     progress('RESULTS.md not written: only a complete run (pinned, no --smoke, all scenarios, servers and sizes) is.');
   }

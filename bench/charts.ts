@@ -1,0 +1,115 @@
+/**
+ * The charts beside bench/RESULTS.md's tables (issue 20): Vega-Lite specs
+ * over a run's measurements, rendered to SVG by Vega's headless view (no
+ * browser, no canvas) and written to bench/charts/, which the report links.
+ * Written by every run that writes RESULTS.md, from that run's figures only.
+ *
+ *   cpu-per-request.svg  the server's CPU per request, by scenario and server
+ *   search-cost.svg      a search's CPU per request against the catalogue's size
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vega from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+import type { RunRecord } from './report.js';
+import { valid } from './report-format.js';
+
+/** One bar or point: a valid measurement's CPU per request. */
+interface CpuPoint {
+  readonly scenario: string;
+  readonly server: string;
+  readonly size: number;
+  readonly cpu: number;
+}
+
+export interface Chart {
+  /** The file's name in the charts folder. */
+  readonly file: string;
+  /** Its alternative text in the report. */
+  readonly title: string;
+  readonly spec: TopLevelSpec;
+}
+
+/** Rows that are valid and have a CPU figure, for the scenarios of `family`. */
+function points(record: RunRecord, family: string): CpuPoint[] {
+  const rows: CpuPoint[] = [];
+  for (const result of record.cases) {
+    if (result.scenario.family !== family) continue;
+    const measured = valid(result);
+    if (measured?.cpuMicrosPerRequest === undefined) continue;
+    rows.push({ scenario: result.scenario.id, server: result.server.name, size: result.size, cpu: measured.cpuMicrosPerRequest });
+  }
+  return rows;
+}
+
+/** Grouped bars: a group per catalogue scenario, a bar per server. */
+export function cpuChart(record: RunRecord): Chart | undefined {
+  const values = points(record, 'catalogue');
+  if (values.length === 0) return undefined;
+  return {
+    file: 'cpu-per-request.svg',
+    title: 'Server CPU per request (µs, lower is better), by scenario and server',
+    spec: {
+      $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+      title: { text: 'Server CPU per request', subtitle: `µs, lower is better; medians of ${record.options.rounds} rounds, ${record.startedAt.toISOString().slice(0, 10)}` },
+      data: { values },
+      width: { step: 14 },
+      height: 260,
+      mark: { type: 'bar', tooltip: true },
+      encoding: {
+        x: { field: 'scenario', type: 'nominal', title: 'scenario', sort: record.scenarios.map((scenario) => scenario.id), axis: { labelAngle: 0 } },
+        xOffset: { field: 'server', type: 'nominal', sort: [...record.serverNames] },
+        y: { field: 'cpu', type: 'quantitative', title: 'CPU µs per request' },
+        color: { field: 'server', type: 'nominal', sort: [...record.serverNames], legend: { orient: 'top' } },
+      },
+    },
+  };
+}
+
+/** Lines over the catalogue's size, both axes logarithmic, a panel per search (h, j, jr) and a line per server. */
+export function searchChart(record: RunRecord): Chart | undefined {
+  // h10k, h and h1M are one search at three sizes: the panel is the id without its size.
+  const values = points(record, 'marketplace').map((point) => ({ ...point, search: point.scenario.replace(/(10k|1M)$/, '') }));
+  if (values.length === 0) return undefined;
+  return {
+    file: 'search-cost.svg',
+    title: 'Search CPU per request (µs) against the number of products, by search and server',
+    spec: {
+      $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+      title: { text: 'Search cost against catalogue size', subtitle: 'server CPU µs per request, both axes logarithmic' },
+      data: { values },
+      facet: { column: { field: 'search', type: 'nominal', title: 'search' } },
+      spec: {
+        width: 180,
+        height: 200,
+        mark: { type: 'line', point: true, tooltip: true },
+        encoding: {
+          x: { field: 'size', type: 'quantitative', scale: { type: 'log' }, title: 'products' },
+          y: { field: 'cpu', type: 'quantitative', scale: { type: 'log' }, title: 'CPU µs per request' },
+          color: { field: 'server', type: 'nominal', legend: { orient: 'top' } },
+        },
+      },
+    },
+  };
+}
+
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/** Renders the run's charts into `folder`; the report's lines that show them (paths relative to RESULTS.md). */
+export async function writeCharts(record: RunRecord, folder: string, relative: string): Promise<Map<string, string>> {
+  mkdirSync(folder, { recursive: true });
+  const links = new Map<string, string>();
+  for (const chart of [cpuChart(record), searchChart(record)]) {
+    if (chart === undefined) continue;
+    writeFileSync(join(folder, chart.file), await renderSvg(chart.spec));
+    links.set(chart.file, `![${chart.title}](${relative}/${chart.file})`);
+  }
+  return links;
+}
