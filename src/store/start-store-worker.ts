@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { STORE_PROTOCOL_VERSION, type RecoverySummary, type StoreConnect, type StoreStarted, type StoreWorkerData } from '../../workers/store-protocol.js';
+import { STORE_PROTOCOL_VERSION, type ClusterStart, type RecoverySummary, type StoreConnect, type StoreStarted, type StoreWorkerData } from '../../workers/store-protocol.js';
 import { StoreChannel, type NoticeListener } from './store-channel.js';
 
 export type StorePool = Piscina<StoreConnect, StoreStarted>;
@@ -13,6 +13,8 @@ export interface StoreWorker {
   readonly recovery: RecoverySummary | undefined;
   /** DATABASE_URL: the store's key of idempotency fingerprints, shared by its instances. */
   readonly claimKey: Uint8Array | undefined;
+  /** DATABASE_URL: whether this instance started as the writer or a follower. */
+  readonly cluster: ClusterStart | undefined;
 }
 
 /** The store refused to start: its journal is damaged, or it was made with other settings (exit code 2). */
@@ -34,8 +36,8 @@ export interface StoreWorkerLocation {
  * Starts the one store thread and hands it the batches' port. Resolves once
  * the worker has loaded and taken the port. `abandon`, when aborted before
  * that, ends the thread where it is and rejects: for a start that may wait
- * without end (a standby waiting for the writer lease) and has nothing of its
- * own to lose (it has appended nothing).
+ * long (DATABASE_URL: PostgreSQL slow to answer) and has nothing of its own to
+ * lose (it has appended nothing).
  */
 export async function startStoreWorker(
   workerData: StoreWorkerData,
@@ -78,5 +80,5 @@ export async function startStoreWorker(
     await pool.destroy();
     throw new StoreRefused(started.reason);
   }
-  return { pool, channel, recovery: started.recovery, claimKey: started.claimKey };
+  return { pool, channel, recovery: started.recovery, claimKey: started.claimKey, cluster: started.cluster };
 }
