@@ -185,7 +185,7 @@ test.serial('SIGTERM to the writer hands its lease over at once: a follower writ
   const database = await startPostgres(t);
   const services = await threeInstances(t, database);
   const [writer, ...followers] = services as [RunningService, RunningService, RunningService];
-  const ids = [await created(followers[0] as RunningService, 'before'), await created(followers[1] as RunningService, 'before too')];
+  const ids = [await created(followers[0], 'before'), await created(followers[1], 'before too')];
   const outcomes: Outcomes = { acknowledged: new Map(), notApplied: new Set(), unknown: new Set(), unexpected: [] };
   const control = { stopped: false };
   const writing = Promise.all(Array.from({ length: 10 }, (_, index) => followerWriter(followers[index % 2] as RunningService, `h${index}`, control, outcomes)));

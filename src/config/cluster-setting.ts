@@ -13,8 +13,8 @@ const MIN_SECRET_BYTES = 32;
 
 /** Where this instance is reached when CLUSTER_URL is not set: its own address, if that is one another machine could use. */
 function ownUrl(listen: ListenAddress): string {
-  if (listen.port === 0) throw new ConfigError('CLUSTER_URL must be set with PORT=0: the other instances cannot guess the port this one will get');
   if (['0.0.0.0', '::', ''].includes(listen.host)) throw new ConfigError(`CLUSTER_URL must be set with HOST=${listen.host || 'empty'}: say the address the other instances reach this one at, such as http://10.0.0.5:${listen.port}`);
+  if (listen.port === 0) throw new ConfigError('CLUSTER_URL must be set with PORT=0: the other instances cannot guess the port this one will get');
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
   return `${listen.tls ? 'https' : 'http'}://${host}:${listen.port}${listen.basePath}`;
 }
