@@ -13,6 +13,9 @@ import type { ExecutionContext } from 'ava';
 import { healthOf, serving, startClusterInstance, startPostgres, TEST_CLUSTER_SECRET, untilRole, type Postgres } from './helpers/postgres-cluster.js';
 import { call, dataOf, listProducts, type Product } from './helpers/product-api.js';
 import type { RunningService } from './helpers/service.js';
+import { SHOP_ENV, adminKey, newCustomer } from './helpers/people-api.js';
+import { cardBody } from './helpers/card-processors.js';
+import type { Order } from './helpers/order-api.js';
 
 const LEASE_SECONDS = 2;
 
@@ -207,4 +210,35 @@ test.serial('SIGTERM to the writer hands its lease over at once: a follower writ
   for (const id of [...ids, after, ...outcomes.acknowledged.values()]) t.true(list.some((product) => product.id === id), `id ${id} is there`);
   t.is(after, Math.max(...list.map((product) => product.id)), 'ids go on');
   t.regex(await (await fetch(`${successor.url}/metrics`)).text(), /^catalogue_cluster_failovers_total 1$/m);
+});
+
+test('the shop through a follower: a customer registers, logs in, orders and pays there (the card charged by the follower, between two commands the writer runs); the key, the stock and the payment are the same on the writer', async (t) => {
+  const database = await startPostgres(t);
+  const env = { ...clusterEnv(database), ...SHOP_ENV, JWT_SECRET: 'a-jwt-secret-shared-by-the-instances-0123' };
+  const writer = await serving(await startClusterInstance(t, env));
+  const follower = await serving(await startClusterInstance(t, env));
+  const made = await call(follower, 'POST', '/products', { json: { name: 'Kettle', description: 'For paying', price: 19.99, category: 'test', stock: 5 } }, adminKey);
+  t.is(made.status, 201, made.text);
+  const productId = dataOf<{ id: number }>(made).id;
+  // Registered through the follower, then logged in there: the login reads this instance's copy, which shows the write.
+  const customer = await newCustomer(follower, 'Remote');
+  const address = await call(follower, 'POST', '/users/me/addresses', { json: { name: 'Ada', line1: '1 Main St', line2: null, city: 'Leeds', postalCode: 'LS1', country: 'GB', phone: null } }, customer.auth);
+  t.is(address.status, 201, address.text);
+  t.is((await call(follower, 'PUT', `/users/me/cart/items/${productId}`, { json: { quantity: 2 } }, customer.auth)).status, 200);
+  const placed = await call(follower, 'POST', '/users/me/orders', { json: { addressId: dataOf<{ id: number }>(address).id } }, customer.auth);
+  t.is(placed.status, 201, placed.text);
+  const order = dataOf<Order>(placed);
+  const key = 'pay-through-a-follower-1';
+  const paid = await call(follower, 'POST', `/users/me/orders/${order.id}/payments`, { json: cardBody() }, { ...customer.auth, 'idempotency-key': key });
+  t.is(paid.status, 201, paid.text);
+  t.like(paid.body, { data: { orderId: order.id, amount: 39.98, status: 'succeeded' } });
+  t.like(dataOf<Order>(await call(follower, 'GET', `/users/me/orders/${order.id}`, undefined, customer.auth)), { status: 'paid', paymentStatus: 'paid' }, 'read back at once where it was paid');
+  // The same key on the writer: recognised, answered as the first time, nothing charged twice.
+  const again = await call(writer, 'POST', `/users/me/orders/${order.id}/payments`, { json: cardBody() }, { ...customer.auth, 'idempotency-key': key });
+  t.is(again.status, 201);
+  t.is(again.headers.get('idempotent-replayed'), 'true');
+  t.is(again.text, paid.text);
+  t.like(dataOf<Order>(await call(writer, 'GET', `/users/me/orders/${order.id}`, undefined, customer.auth)), { status: 'paid', paymentStatus: 'paid' });
+  for (const service of [writer, follower]) t.like(dataOf<{ stock: number }>(await call(service, 'GET', `/products/${productId}`)), { stock: 3 }, 'the stock taken once, seen on both');
+  t.deepEqual(secretsIn([writer, follower], database), []);
 });
