@@ -201,13 +201,15 @@ test.serial('SIGTERM to the writer hands its lease over at once: a follower writ
   await new Promise((resolve) => setTimeout(resolve, 200));
   control.stopped = true;
   await writing;
-  t.log(`a follower was the writer ${Math.round(handOverMs)} ms after SIGTERM (the lease is ${LEASE_SECONDS} s); ${outcomes.acknowledged.size} writes through the followers meanwhile`);
+  t.log(`a follower was the writer ${Math.round(handOverMs)} ms after SIGTERM (the lease is ${LEASE_SECONDS} s); ${outcomes.acknowledged.size} writes through the followers acknowledged meanwhile, ${outcomes.notApplied.size} refused as not applied`);
   t.true(handOverMs < (LEASE_SECONDS * 1000) / 2, `handed over well before the lease would expire (${Math.round(handOverMs)} ms)`);
+  // Writes that come while the lease is free are refused as not applied (a retry is safe); none is lost or left unknown.
   t.deepEqual([...outcomes.unknown, ...outcomes.unexpected], [], 'a clean hand-over loses no write in flight');
   const other = followers.find((follower) => follower !== successor) as RunningService;
   const after = await created(other, 'through the other follower');
   const list = await converged(followers);
   for (const id of [...ids, after, ...outcomes.acknowledged.values()]) t.true(list.some((product) => product.id === id), `id ${id} is there`);
+  for (const name of outcomes.notApplied) t.false(list.some((product) => product.name === name), `${name} was refused as not applied, and is not there`);
   t.is(after, Math.max(...list.map((product) => product.id)), 'ids go on');
   t.regex(await (await fetch(`${successor.url}/metrics`)).text(), /^catalogue_cluster_failovers_total 1$/m);
 });

@@ -136,7 +136,8 @@ export class CommandForwarder {
         }
       }
       // A writer known gone (killed: its lease runs out on its own) is not waited for at every write.
-      if (performance.now() >= until || (writer !== undefined && writer.term === this.#unreachableTerm)) {
+      // Nor is a free lease: this follower may be the one to take it, and its promotion waits for this batch (serially).
+      if (performance.now() >= until || (writer !== undefined && (writer.term === this.#unreachableTerm || writer.expiresIn <= 0))) {
         if (writer !== undefined) this.#unreachableTerm = writer.term;
         return { kind: 'unavailable', code: 'WRITER_UNAVAILABLE' };
       }
