@@ -3,6 +3,8 @@ import type { ServiceConfig } from './config/load-config.js';
 import type { Logger } from './log/logger.js';
 import { BatchingStoreClient } from './store/store-client.js';
 import { StoreRefused, type StoreWorker, type StoreWorkerLocation } from './store/start-store-worker.js';
+import { ClusterStatus } from './store/cluster-status.js';
+import { withForwardedCommands } from './store/forwarded-commands.js';
 import { startStore, stopStore, type StoreStart } from './store-start.js';
 import { createApp } from './app.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
@@ -10,7 +12,8 @@ import { closeGracefully, createServer, listen } from './http/server.js';
 import { startOrderClock } from './orders/order-clock.js';
 import { createOrderEvents } from './order-events/order-events.js';
 import type { CardProcessor } from './payments/card-processor.js';
-import type { RecoverySummary } from '../workers/store-protocol.js';
+import type { RecoverySummary, StoreNotice } from '../workers/store-protocol.js';
+import type { PackedOrderChanges } from '../workers/orders/order-events-protocol.js';
 
 export interface ServiceHandle {
   /** Where the API answers, BASE_PATH included: `http://127.0.0.1:3000/api`. */
@@ -54,9 +57,8 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   const start = options.store ?? startStore(config, options.worker, options.stopRequest);
   let worker: StoreWorker;
   try {
-    start.whileStarting((notice) => {
-      if (notice.notice === 'standby') log.info('standby: another instance holds the writer lease; applying the journal until it is free', { holder: notice.holder });
-    });
+    // Nothing the thread says before it started is the log's: the start's outcome says it all.
+    start.whileStarting(() => undefined);
     worker = await start.worker;
   } catch (error) {
     await stopStore(start);
@@ -69,6 +71,8 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   // The fingerprints' key: kept in DATA_DIR, or in the database so that every instance recognises a key.
   const claimSecret = start.dataDir?.claimSecret ?? (worker.claimKey === undefined ? undefined : Buffer.from(worker.claimKey));
   if (recovery !== undefined) logRecovery(log, recovery);
+  const cluster = worker.cluster === undefined ? undefined : new ClusterStatus(worker.cluster, recovery);
+  if (worker.cluster?.role === 'follower') log.info('follower: serving reads from this copy of the journal; writes go to the writer', { writer: worker.cluster.holder });
   // Nothing was sent to the store yet: stopping it now loses nothing.
   if (stopRequested()) {
     await stopStore(start);
@@ -86,9 +90,10 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   // Orders change in the shop only; the store's changes reach the streams when they may be given out.
   const orderEvents = config.marketplace ? createOrderEvents({ store, log, limits: config.eventStreams }) : undefined;
   if (orderEvents !== undefined) store.observeOrderChanges(orderEvents.publish);
-  const metrics = config.metrics ? createServiceMetrics(store, recovery === undefined ? undefined : { recovery }, orderEvents?.stats) : undefined;
+  const metrics = config.metrics ? createServiceMetrics(store, recovery === undefined ? undefined : { recovery }, orderEvents?.stats, cluster) : undefined;
   channel.listen((notice) => {
     metrics?.journal?.(notice);
+    if (cluster !== undefined) clusterNotice(log, cluster, notice, orderEvents?.publish);
     if (notice.notice === 'snapshot') log.info('journal: snapshot written', { seq: notice.seq, bytes: notice.bytes });
     if (notice.notice === 'snapshot-failed') log.error('journal: a snapshot could not be made; the journal keeps growing until the next try', { reason: notice.reason });
     if (notice.notice !== 'journal-failed') return;
@@ -108,8 +113,9 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       ...(options.cardProcessor === undefined ? {} : { cardProcessor: options.cardProcessor }),
       ...(claimSecret === undefined ? {} : { claimSecret }),
       ...(orderEvents === undefined ? {} : { orderEvents }),
+      ...(cluster === undefined ? {} : { cluster }),
     });
-    server = createServer(config, app);
+    server = createServer(config, config.cluster === undefined ? app : withForwardedCommands(app, { store, secret: config.cluster.secret, basePath: config.basePath, log }));
     // A signal that came while the start ran without a pause (loading the
     // front, building the app) is only seen at the event loop's next poll:
     // let the loop turn once, so that such a stop is met before the port is bound.
@@ -142,6 +148,15 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
 function pollOnce(): Promise<void> {
   // An immediate set from the check phase runs in the next iteration's, after that iteration's poll.
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
+/** DATABASE_URL: the worker's news of the cluster, for /health, /metrics, the log and this instance's order event streams. */
+function clusterNotice(log: Logger, cluster: ClusterStatus, notice: StoreNotice, publish: ((changes: PackedOrderChanges) => void) | undefined): void {
+  cluster.noticed(notice);
+  if (notice.notice === 'promoted') log.info('this instance took the writer lease over: it is the writer now', { term: notice.term, seq: notice.seq });
+  else if (notice.notice === 'order-changes') publish?.(notice.changes);
+  // A secret or a version that differs between instances: every write through this one fails until it is fixed.
+  else if (notice.notice === 'forward-refused') log.error('the writer refused a forwarded write: CLUSTER_SECRET or the version differs between instances', { status: notice.status });
 }
 
 function logRecovery(log: Logger, recovery: RecoverySummary): void {

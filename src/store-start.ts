@@ -17,15 +17,15 @@ export interface StoreStart {
   readonly dataDir: DataDirClaim | undefined;
   /** Resolves once the worker has loaded, and with DATA_DIR recovered; rejects with StoreRefused or a plain failure (its thread already stopped). */
   readonly worker: Promise<StoreWorker>;
-  /** Where the thread's notices go until the service listens to its channel (a standby's wait); those that came earlier are handed over first. */
+  /** Where the thread's notices go until the service listens to its channel; those that came earlier are handed over first. */
   whileStarting(listener: NoticeListener): void;
 }
 
 /**
  * Claims DATA_DIR (throws DataDirInUse) and starts the thread; does not wait
  * for it. With DATABASE_URL, `stopRequest` ends a start still under way at
- * once (a standby may wait for the lease without end, and holds nothing that
- * a cut could harm); with DATA_DIR the start is let finish its recovery first.
+ * once (it may wait for PostgreSQL, and holds nothing that a cut could
+ * harm); with DATA_DIR the start is let finish its recovery first.
  */
 export function startStore(config: ServiceConfig, location?: StoreWorkerLocation, stopRequest?: AbortSignal): StoreStart {
   const dataDir = config.dataDir === undefined ? undefined : claimDataDir(config.dataDir);
@@ -39,7 +39,9 @@ export function startStore(config: ServiceConfig, location?: StoreWorkerLocation
       currency: config.currency,
       orderPaymentTtlSeconds: config.orderPaymentTtlSeconds,
       ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir, snapshotBytes: config.snapshotBytes }),
-      ...(config.database === undefined ? {} : { database: { ...config.database, instance: `${hostname()}:${process.pid}` } }),
+      ...(config.database === undefined || config.cluster === undefined
+        ? {}
+        : { database: { ...config.database, instance: `${hostname()}:${process.pid}`, advertisedUrl: config.cluster.url, clusterSecret: config.cluster.secret } }),
     },
     location,
     (notice) => (forward === undefined ? early.push(notice) : forward(notice)),
@@ -66,6 +68,24 @@ export function startStore(config: ServiceConfig, location?: StoreWorkerLocation
  */
 export async function stopStore(start: StoreStart): Promise<void> {
   const worker = await start.worker.catch(() => undefined);
-  await worker?.stop();
+  if (worker !== undefined) {
+    // DATABASE_URL: the writer's last append, then its lease given up, so that
+    // a follower takes over at once; a PostgreSQL that does not answer in time
+    // leaves the lease to run out, as after a crash.
+    if (worker.cluster !== undefined) await withinMs(worker.channel.handOver(), HAND_OVER_MS).catch(() => undefined);
+    worker.channel.close();
+    await worker.pool.destroy();
+  }
   start.dataDir?.release();
+}
+
+/** How long a clean stop waits for the writer's hand-over (a last append and a query to PostgreSQL). */
+const HAND_OVER_MS = 2_000;
+
+function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

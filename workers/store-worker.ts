@@ -7,7 +7,8 @@
  * With DATA_DIR, the task first recovers the store from its journal, and
  * every batch goes through the group commit (workers/journal/); with
  * DATABASE_URL the same, on the journal in PostgreSQL, once this instance
- * holds the writer's lease (workers/journal/postgres/). The orders'
+ * holds the writer's lease; as a follower, it reads from its copy and sends
+ * writes on to the writer (workers/journal/postgres/). The orders'
  * changes a batch made travel with its answer (the order event streams).
  */
 import { workerData } from 'node:worker_threads';
@@ -20,8 +21,10 @@ import {
   type PackedResults,
   type PostedBatch,
   type StoreBatchAnswer,
+  type StoreCommand,
   type StoreConnect,
   type StoreDatabase,
+  type StoreHandOver,
   type StoreNotice,
   type StoreResult,
   type StoreStarted,
@@ -32,9 +35,7 @@ import { JournalDamage } from './journal/journal-reader.js';
 import { SettingsMismatch } from './journal/store-settings-file.js';
 import { StoreStateMismatch } from './store-state.js';
 import type { GroupCommit } from './journal/group-commit.js';
-
-/** About 4 ms of work at a few µs a product: the longest a batch waits behind the text index's build. */
-const TEXT_IDS_PER_TURN = 1_000;
+import { openPostgresJournal, type SharedJournal } from './journal/postgres/open-postgres-journal.js';
 
 const options = readStoreWorkerData(workerData);
 const store = new StoreDispatch(options);
@@ -53,6 +54,12 @@ function pack(results: readonly StoreResult[]): PackedResults {
 function commandsOf(posted: unknown): { protocol: unknown; commands: unknown } {
   const { protocol, commands } = (posted ?? {}) as Partial<PostedBatch>;
   return { protocol, commands: typeof commands === 'string' ? (JSON.parse(commands) as unknown) : commands };
+}
+
+function readableCommands(posted: unknown): readonly StoreCommand[] {
+  const { protocol, commands } = commandsOf(posted);
+  if (protocol !== STORE_PROTOCOL_VERSION || !Array.isArray(commands)) throw new Error(`store worker speaks protocol ${STORE_PROTOCOL_VERSION}, got a batch it cannot read`);
+  return commands as readonly StoreCommand[];
 }
 
 function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAnswer {
@@ -77,34 +84,44 @@ function startJournal(port: MessagePort, dataDir: string): { journal: GroupCommi
   return { journal: commit, started: { started: true, recovery: summary } };
 }
 
-async function startSharedJournal(port: MessagePort, database: StoreDatabase): Promise<{ journal: GroupCommit; started: StoreStarted }> {
-  const notify = (notice: StoreNotice): void => port.postMessage(notice);
-  // Loaded only with DATABASE_URL: the PostgreSQL client costs every other start ~50 ms (README, Start-up time).
-  const { openPostgresJournal } = await import('./journal/postgres/open-postgres-journal.js');
-  const { commit, summary, claimKey, close } = await openPostgresJournal(store, database, {
-    flushed: (seq, commands, bytes, seconds) => notify({ notice: 'flushed', seq, commands, bytes, seconds }),
-    failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
-    standby: (holder) => notify({ notice: 'standby', holder }),
-    // Another instance writes now: this one must acknowledge nothing more (the service stops; a restart makes it a standby).
-    leaseLost: (error) => notify({ notice: 'journal-failed', reason: error.message }),
-  });
-  closeJournal = close;
-  return { journal: commit, started: { started: true, recovery: summary, claimKey } };
+/**
+ * A batch with DATABASE_URL: on the writer as with DATA_DIR (and, for a
+ * batch a follower forwarded, the journal sequence after it); on a follower,
+ * reads here and writes on the writer, which may take a while, so batches
+ * are answered one after the other (`serially`), in the order they came.
+ */
+async function answerShared(posted: unknown, shared: SharedJournal): Promise<StoreBatchAnswer> {
+  if ((posted as Partial<StoreHandOver> | undefined)?.handOver === true) {
+    await shared.handOver();
+    return [];
+  }
+  const forwarded = (posted as Partial<PostedBatch> | undefined)?.forwarded === true;
+  const commit = shared.commit;
+  try {
+    if (commit === undefined) {
+      // A forwarded batch is never forwarded again: the follower that sent it asks the lease who writes now.
+      if (forwarded) return { notWriter: 'this instance follows; it is not the writer' };
+      return pack(await shared.runOnFollower(readableCommands(posted)));
+    }
+    if (!forwarded) return answer(posted, commit);
+    const { results, journaled, durableAt, changes } = commit.run(readableCommands(posted), Date.now());
+    const run = { packed: pack(results), journaled, durableAt, seq: commit.lastSeq };
+    return changes === undefined ? run : { ...run, changes };
+  } catch (error) {
+    return { unreadable: error instanceof Error ? error.message : String(error) };
+  }
 }
 
-/** With DATABASE_URL: hands the writer's lease over (stopStore). */
-let closeJournal: (() => Promise<void>) | undefined;
-
-/**
- * Piscina's second task, on a clean stop once every answer has been sent
- * (src/store-start.ts): with DATABASE_URL the writer's lease expires now, so
- * a standby takes over at its next try rather than after the whole lease.
- * Nothing is appended after it; the thread is ended next.
- */
-export async function stopStore(): Promise<void> {
-  const close = closeJournal;
-  closeJournal = undefined;
-  await close?.();
+async function startSharedJournal(port: MessagePort, database: StoreDatabase): Promise<{ shared: SharedJournal; started: StoreStarted }> {
+  const notify = (notice: StoreNotice): void => port.postMessage(notice);
+  const shared = await openPostgresJournal(store, database, {
+    flushed: (seq, commands, bytes, seconds) => notify({ notice: 'flushed', seq, commands, bytes, seconds }),
+    failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
+    // Another instance writes now: this one must acknowledge nothing more (the service stops; a restart makes it a follower).
+    leaseLost: (error) => notify({ notice: 'journal-failed', reason: error.message }),
+    notice: notify,
+  });
+  return { shared, started: { started: true, recovery: shared.summary, claimKey: shared.claimKey, cluster: shared.cluster } };
 }
 
 /** Piscina's one task: from now on, every message on `port` is a batch, answered on the same port in the order it came. */
@@ -114,10 +131,11 @@ export default async function connectStore(connect: unknown): Promise<StoreStart
     throw new Error(`store worker speaks protocol ${STORE_PROTOCOL_VERSION}, got a connection it cannot use`);
   }
   let journal: GroupCommit | undefined;
+  let shared: SharedJournal | undefined;
   let started: StoreStarted = { started: true, recovery: undefined };
   try {
     if (options.dataDir !== undefined) ({ journal, started } = startJournal(port, options.dataDir));
-    else if (options.database !== undefined) ({ journal, started } = await startSharedJournal(port, options.database));
+    else if (options.database !== undefined) ({ shared, started } = await startSharedJournal(port, options.database));
   } catch (error) {
     // Damage, other settings or a snapshot of another version: the store must not serve (exit code 2); anything else is a plain failure.
     if (error instanceof JournalDamage || error instanceof SettingsMismatch || error instanceof StoreStateMismatch) return { started: false, reason: error.message };
@@ -125,22 +143,15 @@ export default async function connectStore(connect: unknown): Promise<StoreStart
   }
   // Recovery is over: from now on the orders' changes go out with each answer (the order events).
   store.followOrderChanges();
+  if (shared !== undefined) {
+    const sharedJournal = shared;
+    port.on('message', (batch: unknown) => {
+      void sharedJournal.serially(() => answerShared(batch, sharedJournal)).then((answered) => port.postMessage(answered));
+    });
+    return started;
+  }
   port.on('message', (batch: unknown) => {
     port.postMessage(answer(batch, journal));
   });
-  buildPendingIndexes();
   return started;
-}
-
-/**
- * A restore leaves the text index of `q` to be built (README, Durability):
- * the service listens seconds sooner at a million products, and searches
- * with `q` are answered by the scan until it is whole. A slice a turn, with
- * the batches that came meanwhile run between two slices.
- */
-function buildPendingIndexes(): void {
-  const step = (): void => {
-    if (store.buildPendingIndexes(TEXT_IDS_PER_TURN)) setImmediate(step);
-  };
-  setImmediate(step);
 }

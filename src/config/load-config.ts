@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dataDirSetting } from './data-dir-setting.js';
 import { trustProxySetting, type TrustProxy } from './trust-proxy-setting.js';
 import { databaseSetting, type DatabaseSettings } from './database-setting.js';
+import { clusterSetting, type ClusterSettings } from './cluster-setting.js';
 import { availableParallelism } from 'node:os';
 import { LOG_LEVELS, type LogLevel } from '../log/log-levels.js';
 import { ConfigError } from './config-error.js';
@@ -55,6 +56,8 @@ export interface ServiceConfig {
   readonly dataDir: string | undefined;
   /** DATABASE_URL and LEASE_SECONDS: the journal in PostgreSQL, shared by several instances; exclusive with dataDir. */
   readonly database: DatabaseSettings | undefined;
+  /** CLUSTER_URL and CLUSTER_SECRET: present exactly when `database` is. */
+  readonly cluster: ClusterSettings | undefined;
   /** The order event streams (marketplace). */
   readonly eventStreams: EventStreamLimits;
   /** SNAPSHOT_BYTES: journal bytes written since the newest snapshot before the next one is taken. */
@@ -182,11 +185,17 @@ const ONE_GIB = 1024 ** 3;
 
 export function loadConfig(setting: SettingLookup): ServiceConfig {
   const dataDir = dataDirSetting(setting('DATA_DIR'));
+  const port = integerSetting('PORT', setting('PORT'), 3000, 0, 65535);
+  const host = hostSetting(setting('HOST'));
+  const basePath = basePathSetting(setting('BASE_PATH'));
+  const tls = tlsSetting(setting('TLS_CERT'), setting('TLS_KEY'));
+  // Two to sixty seconds: shorter, a GC pause could lose the lease; longer, a dead writer is missed that long.
+  const database = databaseSetting(setting('DATABASE_URL'), setting('LEASE_SECONDS'), dataDir, (raw) => integerSetting('LEASE_SECONDS', raw, 5, 2, 60));
   return {
-    port: integerSetting('PORT', setting('PORT'), 3000, 0, 65535),
-    host: hostSetting(setting('HOST')),
+    port,
+    host,
     trustProxy: trustProxySetting(setting('TRUST_PROXY')),
-    basePath: basePathSetting(setting('BASE_PATH')),
+    basePath,
     // Bodies are buffered whole before parsing, so the limit is capped.
     bodyLimit: integerSetting('BODY_LIMIT', setting('BODY_LIMIT'), 1048576, 1, ONE_GIB),
     strict: booleanSetting('STRICT', setting('STRICT')) || booleanSetting('MARKETPLACE', setting('MARKETPLACE')),
@@ -200,13 +209,13 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     // On unless turned off: scraping is cheap, and unscraped counters cost a Map lookup a request.
     metrics: (setting('METRICS') ?? '') === '' || booleanSetting('METRICS', setting('METRICS')),
     ...referenceSettings(setting),
-    tls: tlsSetting(setting('TLS_CERT'), setting('TLS_KEY')),
+    tls,
     storeQueueLimit: integerSetting('STORE_QUEUE_LIMIT', setting('STORE_QUEUE_LIMIT'), 10000, 1, 10_000_000),
     connections: connectionSettings(setting),
     auth: authSettings(setting),
     dataDir,
-    // Two to sixty seconds: shorter, a GC pause could lose the lease; longer, a dead writer is missed that long.
-    database: databaseSetting(setting('DATABASE_URL'), setting('LEASE_SECONDS'), dataDir, (raw) => integerSetting('LEASE_SECONDS', raw, 5, 2, 60)),
+    database,
+    cluster: clusterSetting(setting('CLUSTER_URL'), setting('CLUSTER_SECRET'), database !== undefined, { host, port, basePath, tls: tls !== undefined }),
     eventStreams: eventStreamSettings(setting),
     // At least 4 KiB (that small only for tests): each snapshot writes the whole store, so a busy shop wants megabytes.
     snapshotBytes: integerSetting('SNAPSHOT_BYTES', setting('SNAPSHOT_BYTES'), 64 * 1024 * 1024, 4 * 1024, 64 * ONE_GIB),

@@ -44,8 +44,10 @@ const HELP: Readonly<Record<SettingName, readonly [defaultValue: string, meaning
   EVENT_STREAMS_PER_CUSTOMER: ['10', 'order event streams one customer may have open; past it, 429'],
   EVENT_STREAM_BUFFER: ['1048576', "bytes waiting for one stream's client before it is cut"],
   DATA_DIR: ['none (in memory)', 'folder for the durable journal and snapshots; acknowledged writes survive a crash'],
-  DATABASE_URL: ['none', 'postgres:// URL: the journal in PostgreSQL, shared by several instances (one writer); not with DATA_DIR'],
+  DATABASE_URL: ['none', 'postgres:// URL: the journal in PostgreSQL, shared by several instances (one writer, followers that serve reads); not with DATA_DIR'],
   LEASE_SECONDS: ['5', "the writer's lease with DATABASE_URL: a dead writer is replaced within about this long"],
+  CLUSTER_URL: ['http://HOST:PORT/BASE_PATH', 'with DATABASE_URL, where the other instances reach this one (followers send writes to the writer there)'],
+  CLUSTER_SECRET: ['none', 'with DATABASE_URL, required: the same secret (at least 32 bytes) on every instance, for the writes followers send on'],
   SNAPSHOT_BYTES: ['67108864', 'journal bytes (at least 4096) written after the newest snapshot before the next is taken in the background; with DATA_DIR'],
 };
 

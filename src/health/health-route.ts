@@ -1,17 +1,48 @@
 import { routesOf } from '../auth/identity.js';
 import { jsonReply } from '../http/reply.js';
 import { jsonAnswer, record } from '../http/route-doc.js';
+import type { ClusterStatus } from '../store/cluster-status.js';
 
 const HEALTHY = jsonReply(200, JSON.stringify({ status: 'ok' }));
 
-/** GET /health: answered by the front alone and never protected. */
-export const healthRoutes = [
-  routesOf<never>()({
-    method: 'GET',
-    path: '/health',
-    summary: 'Liveness: 200 {"status":"ok"} while the service runs',
-    protection: 'open',
-    doc: { answers: { 200: jsonAnswer(record({ status: { const: 'ok' } })) } },
-    action: { handle: () => HEALTHY },
-  }),
-];
+const CLUSTER_HEALTH = record({
+  status: { const: 'ok' },
+  role: { enum: ['writer', 'follower'] },
+  appliedSeq: { type: 'integer', minimum: 0 },
+  lag: record({ commands: { type: 'integer', minimum: 0 }, seconds: { type: 'number', minimum: 0 } }),
+});
+
+/**
+ * GET /health: answered by the front alone and never protected. With
+ * DATABASE_URL it also says whether this instance writes or follows, the
+ * journal sequence it has applied, and how far behind the writer it is.
+ */
+export function healthRoutes(cluster?: ClusterStatus) {
+  if (cluster === undefined) {
+    return [
+      routesOf<never>()({
+        method: 'GET',
+        path: '/health',
+        summary: 'Liveness: 200 {"status":"ok"} while the service runs',
+        protection: 'open',
+        doc: { answers: { 200: jsonAnswer(record({ status: { const: 'ok' } })) } },
+        action: { handle: () => HEALTHY },
+      }),
+    ];
+  }
+  return [
+    routesOf<never>()({
+      method: 'GET',
+      path: '/health',
+      summary: 'Liveness, and this instance among those on one DATABASE_URL: its role, the journal sequence applied, the lag behind the writer',
+      protection: 'open',
+      doc: { answers: { 200: jsonAnswer(CLUSTER_HEALTH) } },
+      action: {
+        handle: () => {
+          const { role, appliedSeq, lag } = cluster.view();
+          return jsonReply(200, JSON.stringify({ status: 'ok', role, appliedSeq, lag }));
+        },
+      },
+    }),
+  ];
+}

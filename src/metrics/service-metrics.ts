@@ -3,6 +3,8 @@ import type { AnsweredHook } from '../http/exchange.js';
 import type { BatchingStoreClient } from '../store/store-client.js';
 import type { RecoverySummary, StoreNotice } from '../../workers/store-protocol.js';
 import { journalMetrics } from './journal-metrics.js';
+import { clusterMetrics } from './cluster-metrics.js';
+import type { ClusterStatus } from '../store/cluster-status.js';
 import { eventStreamMetrics, type EventStreamCounts } from './event-stream-metrics.js';
 import { RequestTally, TalliedLatency } from './request-tally.js';
 
@@ -20,9 +22,10 @@ export interface ServiceMetrics {
   readonly journal?: (notice: StoreNotice) => void;
 }
 
-export function createServiceMetrics(store: BatchingStoreClient, journal?: { readonly recovery: RecoverySummary | undefined }, eventStreams?: EventStreamCounts): ServiceMetrics {
+export function createServiceMetrics(store: BatchingStoreClient, journal?: { readonly recovery: RecoverySummary | undefined }, eventStreams?: EventStreamCounts, cluster?: ClusterStatus): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (cluster !== undefined) clusterMetrics(registry, cluster);
   if (eventStreams !== undefined) eventStreamMetrics(registry, eventStreams);
   // Answers are tallied in plain numbers and handed over at scrape time (request-tally.ts).
   const tally = new RequestTally([0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);

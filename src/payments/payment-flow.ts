@@ -74,11 +74,19 @@ export function paymentFlow({ store, processor, log, now = () => new Date(), pro
     }
   }
 
-  /** A finish must reach the store: a full queue (503) is waited out, not answered. */
+  /**
+   * A finish must reach the store: a full queue (503) is waited out, not
+   * answered; and on a follower (DATABASE_URL), so is a writer not reachable
+   * for a while (a takeover), as the finish ran nowhere. If the writer died
+   * with the charge out, its successor has released it already, and this
+   * finish is refused as any late one is.
+   */
   async function sendUntilTaken(command: StoreCommand): Promise<StoreReply> {
+    const noWriterUntil = performance.now() + processorTimeoutMs;
     for (let wait = 1; ; wait = Math.min(wait * 2, MAX_BUSY_BACKOFF_MS)) {
       const reply = await store.send(command);
-      if (reply.kind !== 'busy') return reply;
+      const noWriter = reply.kind === 'unavailable' && reply.code === 'WRITER_UNAVAILABLE';
+      if (reply.kind !== 'busy' && !(noWriter && performance.now() < noWriterUntil)) return reply;
       await delay(wait);
     }
   }

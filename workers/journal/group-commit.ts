@@ -60,6 +60,7 @@ export class GroupCommit {
   #entriesFirstSeq: number;
   #flushing = false;
   #failed = false;
+  #onSettled: (() => void)[] = [];
 
   constructor(dispatch: StoreDispatch, appender: JournalAppender, lastSeq: number, observer: FlushObserver) {
     this.#dispatch = dispatch;
@@ -72,6 +73,12 @@ export class GroupCommit {
 
   get lastSeq(): number {
     return this.#lastSeq;
+  }
+
+  /** Resolves once everything recorded is on disk, or the journal failed (DATABASE_URL: a clean stop's last append, before the lease goes). */
+  whenSettled(): Promise<void> {
+    if (this.#failed || (!this.#flushing && this.#entries.length === 0)) return Promise.resolve();
+    return new Promise((resolve) => this.#onSettled.push(resolve));
   }
 
   runBatch(batch: unknown): DurableBatch {
@@ -129,10 +136,12 @@ export class GroupCommit {
         this.#durableSeq = lastSeq;
         this.#observer.flushed(lastSeq, lastSeq - firstSeq + 1, bytes, (performance.now() - startedAt) / 1000);
         if (this.#entries.length > 0) this.#flush();
+        else for (const settled of this.#onSettled.splice(0)) settled();
       },
       (error: unknown) => {
         this.#failed = true;
         this.#observer.failed(error instanceof Error ? error : new Error(String(error)));
+        for (const settled of this.#onSettled.splice(0)) settled();
       },
     );
   }

@@ -1,40 +1,50 @@
 /**
  * A store's start on DATABASE_URL: the tables made or migrated, the store's
- * settings checked (or recorded, for a new store), then the journal
- * replayed while this instance waits for the writer's lease, and once it
- * holds it, the journal's end replayed (what the old writer appended before
- * the takeover) and the group commit appending to PostgreSQL.
+ * settings checked (or recorded, for a new store), the journal replayed,
+ * then one try at the writer's lease. The instance that gets it is the
+ * writer: its group commit appends to PostgreSQL. Every other one is a
+ * follower at once: it serves reads from its copy, applies the journal as
+ * the writer appends it (journal-follower.ts), sends its writes on to the
+ * writer (follower-batches.ts), and tries the lease on a poll and whenever
+ * a writer gives it up; when it gets it, it applies the journal to its end
+ * and becomes the writer.
  *
- * Waiting is catching up: a standby applies the journal as it grows, so a
- * takeover replays only the last moments.
+ * Batches and that promotion run one at a time, in order (`serially`): a
+ * batch never sees the store half-way from follower to writer.
  */
 import { randomBytes } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import type { RecoverySummary, StoreDatabase } from '../../store-protocol.js';
+import type { ClusterStart, RecoverySummary, StoreDatabase, StoreNotice, StoreResult, StoreCommand } from '../../store-protocol.js';
 import type { StoreDispatch } from '../../store-dispatch.js';
 import { GroupCommit, type FlushObserver } from '../group-commit.js';
-import { replay } from '../replay.js';
 import { finishChargesLeftOut } from '../open-journal.js';
 import { SettingsMismatch, settingsDifference, storeSettingsOf, type StoreSettings } from '../store-settings-file.js';
 import { migrate } from './postgres-schema.js';
-import { PostgresAppender, readPostgresJournal } from './postgres-journal.js';
-import { WriterLease, type LeaseLost } from './writer-lease.js';
+import { PostgresAppender } from './postgres-journal.js';
+import { LEASE_CHANNEL, LeaseLost, WriterLease } from './writer-lease.js';
+import { JournalFollower } from './journal-follower.js';
+import { CommandForwarder } from './command-forwarder.js';
+import { runOnFollower } from './follower-batches.js';
 
 export interface PostgresJournalEvents extends FlushObserver {
-  /** This instance waits for the lease, which `holder` has: said once. */
-  standby(holder: string): void;
   /** The lease is lost while this instance is the writer: it must stop acknowledging. */
   leaseLost(error: LeaseLost): void;
+  /** A follower's news for the front: applied, forwarded, promoted, forward-refused, order-changes. */
+  notice(notice: StoreNotice): void;
 }
 
-export interface OpenPostgresJournal {
-  readonly commit: GroupCommit;
-  readonly summary: RecoverySummary;
-  /** The key of idempotency fingerprints, the same on every instance of the store. */
+export interface SharedJournal {
   readonly claimKey: Uint8Array;
-  /** A clean stop, once nothing more will be appended: the lease handed over (it expires now), the connections closed. */
-  readonly close: () => Promise<void>;
+  readonly summary: RecoverySummary;
+  readonly cluster: ClusterStart;
+  /** The writer's group commit; undefined while this instance follows. */
+  readonly commit: GroupCommit | undefined;
+  /** Runs `task` after every task given before it has finished (batches, a promotion, the hand-over). */
+  serially<T>(task: () => T | Promise<T>): Promise<T>;
+  /** A follower's batch: reads here, writes on the writer. */
+  runOnFollower(commands: readonly StoreCommand[]): Promise<StoreResult[]>;
+  /** A clean stop: the writer's last append, then its lease given up; a follower stops following. */
+  handOver(): Promise<void>;
 }
 
 /** Records the settings and a fingerprint key for a new store; for an existing one, throws SettingsMismatch when they differ. */
@@ -54,8 +64,8 @@ async function connected(database: StoreDatabase, role: string): Promise<pg.Clie
   return client;
 }
 
-export async function openPostgresJournal(dispatch: StoreDispatch, database: StoreDatabase, events: PostgresJournalEvents): Promise<OpenPostgresJournal> {
-  let started = performance.now();
+export async function openPostgresJournal(dispatch: StoreDispatch, database: StoreDatabase, events: PostgresJournalEvents): Promise<SharedJournal> {
+  const started = performance.now();
   const journal = await connected(database, 'journal');
   const leaseClient = await connected(database, 'lease');
   // A connection that fails later is the lease's or the appends' to notice; an unhandled 'error' would end the thread.
@@ -63,45 +73,102 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
   leaseClient.on('error', () => undefined);
   await migrate(journal);
   const claimKey = await storeRow(journal, storeSettingsOf(dispatch.options));
-  const lease = new WriterLease(leaseClient, database.instance, database.leaseSeconds);
-  let lastSeq = 0;
-  let replayed = 0;
-  const catchUp = async (): Promise<void> => {
-    for await (const page of readPostgresJournal(journal, lastSeq)) {
-      replayed += replay(dispatch, page);
-      const last = page.at(-1);
-      if (last !== undefined) lastSeq = last.firstSeq + last.commands.length - 1;
-    }
+  const lease = new WriterLease(leaseClient, database.instance, database.leaseSeconds, database.advertisedUrl);
+  const follower = new JournalFollower(journal, dispatch, 0, (seq, headSeq) => {
+    events.notice({ notice: 'applied', seq, headSeq });
+    const changes = dispatch.takeOrderChanges();
+    if (changes !== undefined) events.notice({ notice: 'order-changes', changes });
+  });
+  await follower.catchUp();
+  const forwarder = new CommandForwarder({
+    secret: database.clusterSecret,
+    instance: database.instance,
+    writer: () => lease.holder(),
+    answerTimeoutMs: database.leaseSeconds * 1000,
+    refused: (status) => events.notice({ notice: 'forward-refused', status }),
+  });
+
+  let commit: GroupCommit | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  let polling: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const serially = <T>(task: () => T | Promise<T>): Promise<T> => {
+    const run = queue.then(task);
+    queue = run.catch(() => undefined);
+    return run;
   };
-  let saidStandby = false;
-  for (;;) {
-    await catchUp();
+
+  /** The lease taken: the journal applied to its end (nothing of the old term can follow), then this instance appends. */
+  const becomeWriter = async (): Promise<{ chargesReleased: number }> => {
+    clearInterval(polling);
+    await follower.catchUp();
+    lease.keep((error) => events.leaseLost(error));
+    commit = new GroupCommit(dispatch, new PostgresAppender(journal, () => lease.term), follower.lastSeq, events);
+    return { chargesReleased: finishChargesLeftOut(dispatch, commit) };
+  };
+
+  const tryPromotion = async (): Promise<void> => {
+    if (commit !== undefined || stopped) return;
     const taken = await lease.tryTake();
-    if ('term' in taken) {
-      // A standby's recovery is its takeover: the journal's end, not the wait.
-      if (saidStandby) started = performance.now();
-      break;
+    if (!('takenTerm' in taken)) return;
+    await follower.unlisten().catch(() => undefined);
+    try {
+      await becomeWriter();
+    } catch (error) {
+      // Holding the lease without the journal's end, this instance must not write; the service stops and a restart follows again.
+      events.leaseLost(new LeaseLost(`took the writer's lease but could not read the journal's end: ${error instanceof Error ? error.message : String(error)}`));
+      return;
     }
-    if (!saidStandby) events.standby(taken.holder);
-    saidStandby = true;
-    // Poll at least four times a lease, so a takeover comes within a quarter lease of the expiry.
-    await delay(Math.min(Math.max(taken.expiresIn * 1000, 50), (database.leaseSeconds * 1000) / 4));
+    events.notice({ notice: 'promoted', term: lease.term, seq: follower.lastSeq });
+  };
+
+  const first = await lease.tryTake();
+  let cluster: ClusterStart;
+  let chargesReleased = 0;
+  if ('takenTerm' in first) {
+    ({ chargesReleased } = await becomeWriter());
+    cluster = { role: 'writer', holder: database.instance };
+  } else {
+    cluster = { role: 'follower', holder: first.holder };
+    await follower.listen();
+    journal.on('notification', (message) => {
+      if (message.channel === LEASE_CHANNEL) void serially(tryPromotion).catch(() => undefined);
+    });
+    await journal.query(`LISTEN ${LEASE_CHANNEL}`);
+    // The slow poll: the lease (a writer that died gives no notice), and the journal in case a notification was lost.
+    polling = setInterval(() => {
+      follower.catchUp().catch(() => undefined);
+      void serially(tryPromotion).catch(() => undefined);
+    }, (database.leaseSeconds * 1000) / 4);
   }
-  // What the old writer appended before the takeover committed is visible now, and nothing of its term can follow.
-  await catchUp();
-  lease.keep((error) => events.leaseLost(error));
-  const commit = new GroupCommit(dispatch, new PostgresAppender(journal, () => lease.term), lastSeq, events);
-  const chargesReleased = finishChargesLeftOut(dispatch, commit);
+
   return {
-    commit,
     claimKey,
-    close: async () => {
-      try {
-        await lease.release();
-      } finally {
-        await Promise.allSettled([journal.end(), leaseClient.end()]);
-      }
+    cluster,
+    summary: {
+      snapshotSeq: undefined,
+      snapshotAtMs: undefined,
+      replayed: follower.replayed,
+      lastSeq: follower.lastSeq,
+      milliseconds: Math.round(performance.now() - started),
+      cut: undefined,
+      chargesReleased,
+      ...(commit === undefined ? {} : { term: lease.term }),
     },
-    summary: { snapshotSeq: undefined, snapshotAtMs: undefined, replayed, lastSeq, milliseconds: Math.round(performance.now() - started), cut: undefined, chargesReleased, term: lease.term },
+    get commit() {
+      return commit;
+    },
+    serially,
+    runOnFollower: (commands) =>
+      runOnFollower({ dispatch, forwarder, follower, forwarded: (count) => events.notice({ notice: 'forwarded', commands: count }) }, commands),
+    async handOver() {
+      stopped = true;
+      clearInterval(polling);
+      if (commit !== undefined) {
+        await commit.whenSettled();
+        await lease.release().catch(() => undefined);
+      }
+      await Promise.all([journal.end().catch(() => undefined), leaseClient.end().catch(() => undefined)]);
+    },
   };
 }

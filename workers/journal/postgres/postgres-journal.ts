@@ -6,7 +6,9 @@
  * lease row FOR SHARE while it does, so a takeover (which updates that row)
  * waits for an append under way and every later one of the old term inserts
  * nothing. `first_seq` is the primary key, a second guard against two
- * writers numbering the same command.
+ * writers numbering the same command. A successful append also NOTIFYs
+ * JOURNAL_CHANNEL with its last sequence (delivered at its commit, so never
+ * before the row is visible): followers wake on it rather than poll.
  */
 import type { ClientBase } from 'pg';
 import type { JournalAppender } from '../group-commit.js';
@@ -15,6 +17,9 @@ import { JournalDamage } from '../journal-reader.js';
 import { LeaseLost } from './writer-lease.js';
 
 const PAGE_ROWS = 500;
+
+/** Followers LISTEN here; the payload is the last sequence appended. */
+export const JOURNAL_CHANNEL = 'catalogue_journal';
 
 export class PostgresAppender implements JournalAppender {
   readonly #client: ClientBase;
@@ -28,8 +33,9 @@ export class PostgresAppender implements JournalAppender {
   async append(payload: string, firstSeq: number, lastSeq: number): Promise<number> {
     const term = this.#term();
     const appended = await this.#client.query(
-      `WITH lease AS (SELECT term FROM catalogue_lease WHERE id = 1 AND term = $1 FOR SHARE)
-       INSERT INTO catalogue_journal (first_seq, last_seq, term, payload) SELECT $2, $3, term, $4 FROM lease`,
+      `WITH lease AS (SELECT term FROM catalogue_lease WHERE id = 1 AND term = $1 FOR SHARE),
+       appended AS (INSERT INTO catalogue_journal (first_seq, last_seq, term, payload) SELECT $2, $3, term, $4 FROM lease RETURNING last_seq)
+       SELECT pg_notify('${JOURNAL_CHANNEL}', last_seq::text) FROM appended`,
       [term, firstSeq, lastSeq, payload],
     );
     if (appended.rowCount !== 1) throw new LeaseLost(`the writer's lease of term ${term} is another instance's now: commands ${firstSeq} to ${lastSeq} were not appended`);

@@ -9,7 +9,8 @@
  *   shared so that a key repeated on another instance is recognised.
  * - catalogue_lease: one row, the writer's lease: `term` rises at every
  *   takeover, `holder` names the instance, `expires_at` is renewed by the
- *   writer while it lives.
+ *   writer while it lives; `url` (migration 4) is where the writer takes
+ *   the writes its followers forward (CLUSTER_URL).
  * - catalogue_journal: one row per flush, `first_seq` to `last_seq`, the
  *   flush's payload (journal-entries.ts) and the term of the writer that
  *   appended it.
@@ -36,6 +37,7 @@ const MIGRATIONS: readonly string[] = [
      term bigint NOT NULL,
      payload text NOT NULL,
      CHECK (last_seq >= first_seq))`,
+  'ALTER TABLE catalogue_lease ADD COLUMN url text',
 ];
 
 /** Creates or updates the tables; safe to run from every instance at every start. */

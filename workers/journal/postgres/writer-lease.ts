@@ -6,7 +6,10 @@
  * lock, because a writer that is paused (SIGSTOP, a long GC, a partition)
  * keeps its connection and would keep an advisory lock for ever: the lease
  * runs out on its own, and the term fences the old writer out of the
- * journal (postgres-journal.ts).
+ * journal (postgres-journal.ts). The row also holds the writer's advertised
+ * URL (CLUSTER_URL), where followers forward writes; a clean stop expires
+ * the lease at once and says so on LEASE_CHANNEL, so that a follower takes
+ * over without waiting for the expiry.
  */
 import type { ClientBase } from 'pg';
 
@@ -15,8 +18,14 @@ export class LeaseLost extends Error {
   override readonly name = 'LeaseLost';
 }
 
+/** NOTIFY'd when a writer gives its lease up (a clean stop): followers try to take it at once. */
+export const LEASE_CHANNEL = 'catalogue_lease';
+
 export interface LeaseHolder {
   readonly holder: string;
+  readonly term: number;
+  /** Where the holder takes forwarded writes; null before the lease row had one. */
+  readonly url: string | null;
   /** Seconds until it expires (0 or less: free to take). */
   readonly expiresIn: number;
 }
@@ -25,15 +34,17 @@ export class WriterLease {
   readonly #client: ClientBase;
   readonly #instance: string;
   readonly #seconds: number;
+  readonly #url: string;
   #term = 0;
   #renewing: NodeJS.Timeout | undefined;
   /** When the last renewal succeeded (performance.now()): past the lease's length without one, this instance stops counting itself the writer. */
   #renewedAt = 0;
 
-  constructor(client: ClientBase, instance: string, seconds: number) {
+  constructor(client: ClientBase, instance: string, seconds: number, url: string) {
     this.#client = client;
     this.#instance = instance;
     this.#seconds = seconds;
+    this.#url = url;
   }
 
   get term(): number {
@@ -41,22 +52,37 @@ export class WriterLease {
   }
 
   /** Takes the lease if it is free: its new term, or who holds it. */
-  async tryTake(): Promise<{ readonly term: number } | LeaseHolder> {
+  async tryTake(): Promise<{ readonly takenTerm: number } | LeaseHolder> {
     const taken = await this.#client.query<{ term: string }>(
-      `INSERT INTO catalogue_lease (id, term, holder, expires_at) VALUES (1, 1, $1, now() + make_interval(secs => $2))
-       ON CONFLICT (id) DO UPDATE SET term = catalogue_lease.term + 1, holder = excluded.holder, expires_at = excluded.expires_at
+      `INSERT INTO catalogue_lease (id, term, holder, expires_at, url) VALUES (1, 1, $1, now() + make_interval(secs => $2), $3)
+       ON CONFLICT (id) DO UPDATE SET term = catalogue_lease.term + 1, holder = excluded.holder, expires_at = excluded.expires_at, url = excluded.url
        WHERE catalogue_lease.expires_at < now()
        RETURNING term`,
-      [this.#instance, this.#seconds],
+      [this.#instance, this.#seconds, this.#url],
     );
     const row = taken.rows[0];
     if (row !== undefined) {
       this.#term = Number(row.term);
       this.#renewedAt = performance.now();
-      return { term: this.#term };
+      return { takenTerm: this.#term };
     }
-    const held = await this.#client.query<{ holder: string; expires_in: number }>('SELECT holder, extract(epoch FROM expires_at - now())::float8 AS expires_in FROM catalogue_lease WHERE id = 1');
-    return { holder: held.rows[0]?.holder ?? 'nobody', expiresIn: held.rows[0]?.expires_in ?? 0 };
+    return (await this.holder()) ?? { holder: 'nobody', term: 0, url: null, expiresIn: 0 };
+  }
+
+  /** Who holds the lease now, as the row says (undefined: never taken). */
+  async holder(): Promise<LeaseHolder | undefined> {
+    const held = await this.#client.query<{ holder: string; term: string; url: string | null; expires_in: number }>(
+      'SELECT holder, term, url, extract(epoch FROM expires_at - now())::float8 AS expires_in FROM catalogue_lease WHERE id = 1',
+    );
+    const row = held.rows[0];
+    return row === undefined ? undefined : { holder: row.holder, term: Number(row.term), url: row.url, expiresIn: row.expires_in };
+  }
+
+  /** A clean stop, after the last append: the lease expires now, and the followers hear of it. */
+  async release(): Promise<void> {
+    this.stop();
+    await this.#client.query("UPDATE catalogue_lease SET expires_at = now() - interval '1 second' WHERE id = 1 AND term = $1", [this.#term]);
+    await this.#client.query(`NOTIFY ${LEASE_CHANNEL}`);
   }
 
   /** Renews every third of the lease; `lost` is called once, when another instance has it or renewals failed for a whole lease. */
@@ -88,17 +114,5 @@ export class WriterLease {
   stop(): void {
     clearInterval(this.#renewing);
     this.#renewing = undefined;
-  }
-
-  /**
-   * A clean stop's hand-over: the renewals end and the lease expires now, so
-   * a standby takes it at its next try instead of after the whole lease.
-   * Only this term's: a lease another instance has taken meanwhile is not
-   * touched. The caller appends nothing after it (an append of this term
-   * after a takeover would be fenced out anyway).
-   */
-  async release(): Promise<void> {
-    this.stop();
-    await this.#client.query("UPDATE catalogue_lease SET expires_at = now() - interval '1 millisecond' WHERE id = 1 AND term = $1", [this.#term]);
   }
 }

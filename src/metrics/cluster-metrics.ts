@@ -1,0 +1,65 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { ClusterStatus } from '../store/cluster-status.js';
+
+/**
+ * The cluster's side of /metrics (DATABASE_URL): this instance's role, the
+ * journal sequence it applied and its lag behind the writer, the writes it
+ * forwarded and the takeovers it made. Read from ClusterStatus at scrape
+ * time, so counting costs the request path nothing.
+ */
+export function clusterMetrics(registry: Registry, cluster: ClusterStatus): void {
+  new Gauge({
+    name: 'catalogue_cluster_writer',
+    help: '1 while this instance is the writer, 0 while it follows',
+    registers: [registry],
+    collect() {
+      this.set(cluster.role === 'writer' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'catalogue_cluster_applied_sequence',
+    help: 'The last journal sequence this instance has applied (the writer: has on disk)',
+    registers: [registry],
+    collect() {
+      this.set(cluster.view().appliedSeq);
+    },
+  });
+  new Gauge({
+    name: 'catalogue_cluster_lag_commands',
+    help: 'Commands the writer said it appended that this instance has not applied yet',
+    registers: [registry],
+    collect() {
+      this.set(cluster.view().lag.commands);
+    },
+  });
+  new Gauge({
+    name: 'catalogue_cluster_lag_seconds',
+    help: 'How long this instance has been behind the writer (0: caught up)',
+    registers: [registry],
+    collect() {
+      this.set(cluster.view().lag.seconds);
+    },
+  });
+  let forwardedPublished = 0;
+  new Counter({
+    name: 'catalogue_cluster_forwarded_commands_total',
+    help: 'Writes this follower sent on to the writer, answered or not',
+    registers: [registry],
+    collect() {
+      const { forwardedCommands } = cluster.view();
+      this.inc(forwardedCommands - forwardedPublished);
+      forwardedPublished = forwardedCommands;
+    },
+  });
+  let failoversPublished = 0;
+  new Counter({
+    name: 'catalogue_cluster_failovers_total',
+    help: 'Times this instance took the writer lease over from another writer',
+    registers: [registry],
+    collect() {
+      const { failovers } = cluster.view();
+      this.inc(failovers - failoversPublished);
+      failoversPublished = failovers;
+    },
+  });
+}

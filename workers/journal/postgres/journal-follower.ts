@@ -1,0 +1,109 @@
+/**
+ * A follower's copy of the shared journal (DATABASE_URL): it applies every
+ * row after the last one it applied, a page at a time, when the writer's
+ * NOTIFY wakes it (postgres-journal.ts), when a forwarded write must be
+ * seen before its answer leaves (untilApplied), and on a slow poll. The
+ * notification only wakes it: what it applies is always read by sequence,
+ * so a notification lost (a dropped connection, a full queue) loses nothing.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type pg from 'pg';
+import type { StoreDispatch } from '../../store-dispatch.js';
+import { replay } from '../replay.js';
+import { JOURNAL_CHANNEL, readPostgresJournal } from './postgres-journal.js';
+
+/** How long untilApplied tries before it gives up on a sequence the journal does not show (it should at once: the writer answered after its commit). */
+const APPLY_WAIT_MS = 2000;
+
+export class JournalFollower {
+  readonly #client: pg.Client;
+  readonly #dispatch: StoreDispatch;
+  readonly #applied: (seq: number, headSeq: number) => void;
+  #lastSeq: number;
+  /** The highest sequence the writer said it appended. */
+  #headSeq: number;
+  #running: Promise<void> | undefined;
+  #next: Promise<void> | undefined;
+  #replayed = 0;
+
+  /** `applied` is told after every catch-up that applied something, and when the writer says it appended more. */
+  constructor(client: pg.Client, dispatch: StoreDispatch, lastSeq: number, applied: (seq: number, headSeq: number) => void) {
+    this.#client = client;
+    this.#dispatch = dispatch;
+    this.#lastSeq = lastSeq;
+    this.#headSeq = lastSeq;
+    this.#applied = applied;
+  }
+
+  get lastSeq(): number {
+    return this.#lastSeq;
+  }
+
+  /** Commands applied since this follower was made. */
+  get replayed(): number {
+    return this.#replayed;
+  }
+
+  async listen(): Promise<void> {
+    this.#client.on('notification', this.#notified);
+    await this.#client.query(`LISTEN ${JOURNAL_CHANNEL}`);
+  }
+
+  async unlisten(): Promise<void> {
+    this.#client.off('notification', this.#notified);
+    await this.#client.query(`UNLISTEN ${JOURNAL_CHANNEL}`);
+  }
+
+  /**
+   * Applies every row after the last applied. A call while a catch-up runs
+   * is served by one more catch-up after it (which sees what the running one
+   * may have missed), shared by every call made meanwhile.
+   */
+  catchUp(): Promise<void> {
+    if (this.#running === undefined) {
+      this.#running = this.#applyNew().finally(() => (this.#running = undefined));
+      return this.#running;
+    }
+    this.#next ??= this.#running
+      .catch(() => undefined)
+      .then(() => {
+        this.#next = undefined;
+        return this.catchUp();
+      });
+    return this.#next;
+  }
+
+  /** Resolves once the journal is applied up to `seq` (a forwarded write's), or after APPLY_WAIT_MS of trying. */
+  async untilApplied(seq: number): Promise<void> {
+    if (seq > this.#headSeq) this.#headSeq = seq;
+    const until = performance.now() + APPLY_WAIT_MS;
+    while (this.#lastSeq < seq && performance.now() < until) {
+      const before = this.#lastSeq;
+      await this.catchUp().catch(() => undefined);
+      if (this.#lastSeq === before) await delay(5);
+    }
+  }
+
+  async #applyNew(): Promise<void> {
+    const before = this.#lastSeq;
+    for await (const page of readPostgresJournal(this.#client, this.#lastSeq)) {
+      this.#replayed += replay(this.#dispatch, page);
+      const last = page.at(-1);
+      if (last !== undefined) this.#lastSeq = last.firstSeq + last.commands.length - 1;
+    }
+    if (this.#lastSeq > this.#headSeq) this.#headSeq = this.#lastSeq;
+    if (this.#lastSeq !== before) this.#applied(this.#lastSeq, this.#headSeq);
+  }
+
+  readonly #notified = (message: pg.Notification): void => {
+    if (message.channel !== JOURNAL_CHANNEL) return;
+    const seq = Number(message.payload);
+    if (Number.isSafeInteger(seq) && seq > this.#headSeq) {
+      this.#headSeq = seq;
+      // Said before it is applied, so that the lag shows while the catch-up runs.
+      this.#applied(this.#lastSeq, this.#headSeq);
+    }
+    // A failed catch-up is tried again by the next notification or the poll.
+    this.catchUp().catch(() => undefined);
+  };
+}
