@@ -57,8 +57,6 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   const start = options.store ?? startStore(config, options.worker, options.stopRequest);
   let worker: StoreWorker;
   try {
-    // Nothing the thread says before it started is the log's: the start's outcome says it all.
-    start.whileStarting(() => undefined);
     worker = await start.worker;
   } catch (error) {
     await stopStore(start);

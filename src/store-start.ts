@@ -8,7 +8,6 @@
 import { hostname } from 'node:os';
 import type { ServiceConfig } from './config/load-config.js';
 import { claimDataDir, type DataDirClaim } from './store/data-dir-claim.js';
-import type { NoticeListener } from './store/store-channel.js';
 import { startStoreWorker, type StoreWorker, type StoreWorkerLocation } from './store/start-store-worker.js';
 
 /** A store on its way up: DATA_DIR claimed for it, its thread starting. */
@@ -17,8 +16,6 @@ export interface StoreStart {
   readonly dataDir: DataDirClaim | undefined;
   /** Resolves once the worker has loaded, and with DATA_DIR recovered; rejects with StoreRefused or a plain failure (its thread already stopped). */
   readonly worker: Promise<StoreWorker>;
-  /** Where the thread's notices go until the service listens to its channel; those that came earlier are handed over first. */
-  whileStarting(listener: NoticeListener): void;
 }
 
 /**
@@ -29,9 +26,6 @@ export interface StoreStart {
  */
 export function startStore(config: ServiceConfig, location?: StoreWorkerLocation, stopRequest?: AbortSignal): StoreStart {
   const dataDir = config.dataDir === undefined ? undefined : claimDataDir(config.dataDir);
-  // The logger may not be loaded yet (serve.ts): notices wait for whileStarting.
-  const early: Parameters<NoticeListener>[0][] = [];
-  let forward: NoticeListener | undefined;
   const worker = startStoreWorker(
     {
       strict: config.strict,
@@ -44,21 +38,13 @@ export function startStore(config: ServiceConfig, location?: StoreWorkerLocation
         : { database: { ...config.database, instance: `${hostname()}:${process.pid}`, advertisedUrl: config.cluster.url, clusterSecret: config.cluster.secret } }),
     },
     location,
-    (notice) => (forward === undefined ? early.push(notice) : forward(notice)),
     config.database === undefined ? undefined : stopRequest,
   );
   // A refusal may come while the caller is still loading the front, before
   // anyone awaits it; Node would call that an unhandled rejection and end the
   // process. Whoever awaits `worker` still gets the refusal.
   worker.catch(() => undefined);
-  return {
-    dataDir,
-    worker,
-    whileStarting(listener) {
-      forward = listener;
-      for (const notice of early.splice(0)) listener(notice);
-    },
-  };
+  return { dataDir, worker };
 }
 
 /**

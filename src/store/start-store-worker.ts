@@ -1,7 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { STORE_PROTOCOL_VERSION, type ClusterStart, type RecoverySummary, type StoreConnect, type StoreStarted, type StoreWorkerData } from '../../workers/store-protocol.js';
-import { StoreChannel, type NoticeListener } from './store-channel.js';
+import { StoreChannel } from './store-channel.js';
 
 export type StorePool = Piscina<StoreConnect, StoreStarted>;
 
@@ -42,7 +42,6 @@ export interface StoreWorkerLocation {
 export async function startStoreWorker(
   workerData: StoreWorkerData,
   location: StoreWorkerLocation = { filename: BUILT_WORKER },
-  whileStarting?: NoticeListener,
   abandon?: AbortSignal,
 ): Promise<StoreWorker> {
   const pool = new Piscina<StoreConnect, StoreStarted>({
@@ -61,7 +60,6 @@ export async function startStoreWorker(
   const { port1, port2 } = new MessageChannel();
   // The channel listens from the first moment: a journal's first flush notice may come before the task's answer.
   const channel = new StoreChannel(port1);
-  if (whileStarting !== undefined) channel.listen(whileStarting);
   let started: StoreStarted;
   const end = (): void => void pool.destroy();
   abandon?.addEventListener('abort', end, { once: true });
