@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { writeCharts } from './charts.js';
+import { figuresOf, writeCharts } from './charts.js';
 import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } from './pinning.js';
 import { ServerLineup } from './server-lineup.js';
 import { OptionError, USAGE, parseOptions, type BenchOptions } from './options.js';
@@ -364,7 +364,7 @@ async function main(args: readonly string[], options: BenchOptions, placement: P
     scaling,
   };
   // Charts only beside the results they draw: a complete run's.
-  const charts = options.complete ? await writeCharts(record, CHARTS, 'charts') : new Map<string, string>();
+  const charts = options.complete ? await writeCharts(figuresOf(record), CHARTS, 'charts') : new Map<string, string>();
   const report = renderReport(record, charts);
   process.stdout.write(`${report}\n`);
   if (options.complete) {

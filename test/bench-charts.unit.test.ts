@@ -4,7 +4,7 @@
  * without a browser. A run's record here is the few fields the charts read.
  */
 import test from 'ava';
-import { cpuChart, renderSvg, searchChart } from '../bench/charts.js';
+import { cpuChart, figuresOf, renderSvg, searchChart } from '../bench/charts.js';
 import type { CaseResult, RunRecord } from '../bench/report.js';
 
 function result(scenario: string, family: string, server: string, size: number, cpu: number, problems: string[] = []): CaseResult {
@@ -29,7 +29,7 @@ const record = {
 } as unknown as RunRecord;
 
 test('the CPU chart has a bar per valid (scenario, server) and leaves an invalid row out', async (t) => {
-  const chart = cpuChart(record);
+  const chart = cpuChart(figuresOf(record));
   if (chart === undefined) return t.fail('no chart');
   const values = (chart.spec.data as { values: { scenario: string; server: string; cpu: number }[] }).values;
   t.deepEqual(
@@ -47,7 +47,7 @@ test('the CPU chart has a bar per valid (scenario, server) and leaves an invalid
 });
 
 test('the search chart puts the sizes of one search on one line, a panel per search', async (t) => {
-  const chart = searchChart(record);
+  const chart = searchChart(figuresOf(record));
   if (chart === undefined) return t.fail('no chart');
   const values = (chart.spec.data as { values: { search: string; size: number }[] }).values;
   t.deepEqual(
@@ -61,5 +61,5 @@ test('the search chart puts the sizes of one search on one line, a panel per sea
   );
   const svg = await renderSvg(chart.spec);
   t.true(svg.includes('Search cost against catalogue size'));
-  t.is(cpuChart({ ...record, cases: [] }), undefined, 'no chart without figures');
+  t.is(cpuChart(figuresOf({ ...record, cases: [] })), undefined, 'no chart without figures');
 });
