@@ -85,6 +85,10 @@ export class AddressBook {
   captureState(): AddressBookState {
     const addresses: AddressRecord[] = [];
     for (const book of this.#byUser.values()) for (const { json: _json, ...address } of book.values()) addresses.push(address);
+    // By id, not by the books' order: a customer whose book was emptied keeps
+    // its place in a live store and not in a restored one, and the same store
+    // must capture the same state.
+    addresses.sort((a, b) => a.id - b.id);
     return { addresses, lastId: this.#lastId };
   }
 
