@@ -37,6 +37,9 @@ const MODES = [
   { name: 'marketplace', options: { ...SETTINGS, strict: true, marketplace: true }, batches: marketplaceBatches },
 ] as const satisfies readonly { name: string; options: StoreWorkerData; batches: fc.Arbitrary<GeneratedBatch[]> }[];
 const NUM_RUNS = 60;
+/** The fixed sample on which the generator's reach is judged. */
+const REACH_SAMPLES = 100;
+const REACH_SEED = 20261125;
 
 /** An answer as the front would write it: byte parts as the text they make. */
 function seen(result: StoreResult | undefined): unknown {
@@ -135,15 +138,18 @@ function expectReach(t: ExecutionContext, totals: Record<string, number>): void 
 
 for (const { name, options, batches } of MODES) {
   test(`${name}: a replay of what the journal records captures the live store's state`, (t) => {
-    const totals: Record<string, number> = {};
     assertForAll(t, batches, (generated) => {
       const { live, journal } = runLive(options, generated);
       const replayed = new StoreDispatch(options);
       replay(replayed, journal);
-      const expected = live.captureState();
-      for (const [what, count] of Object.entries(reach(expected))) totals[what] = (totals[what] ?? 0) + count;
-      return { actual: replayed.captureState(), expected };
+      return { actual: replayed.captureState(), expected: live.captureState() };
     });
+    // That the generator reaches every part of the store is judged on a fixed sample: over the
+    // random runs above, a part as deep as reviews (a delivered order first) was sometimes missed.
+    const totals: Record<string, number> = {};
+    for (const generated of fc.sample(batches, { numRuns: REACH_SAMPLES, seed: REACH_SEED })) {
+      for (const [what, count] of Object.entries(reach(runLive(options, generated).live.captureState()))) totals[what] = (totals[what] ?? 0) + count;
+    }
     expectReach(t, totals);
   });
 
