@@ -30,6 +30,7 @@ import { loadConfig } from '../src/config/load-config.js';
 import { settingLookup } from '../src/config/settings.js';
 import { processMemory } from './proc-stats.js';
 import { fixed, integer, table } from './report-format.js';
+import { readScriptOptions } from './script-options.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 /** bench/RESULTS.md of the project, from bench/ or from its compiled copy in build/bench/. */
@@ -48,26 +49,23 @@ interface Options {
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const values = new Map<string, string>();
-  const flags = new Set<string>();
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index] as string;
-    if (arg === '--keep' || arg === '--write') flags.add(arg);
-    else if (/^--(products|orders|customers|starts)$/.test(arg) && argv[index + 1] !== undefined) values.set(arg, argv[++index] as string);
-    else throw new Error(`unknown option ${arg} (--products N, --orders N, --customers N, --starts N, --keep, --write)`);
-  }
-  const count = (name: string, fallback: number, min: number): number => {
-    const value = Number(values.get(name) ?? fallback);
-    if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number of at least ${min}`);
-    return value;
-  };
+  const read = readScriptOptions(
+    argv,
+    {
+      '--products': { fallback: 1_000_000, min: 1, unit: 'N' },
+      '--orders': { fallback: 1_000_000, min: 0, unit: 'N' },
+      '--customers': { fallback: 10_000, min: 1, unit: 'N' },
+      '--starts': { fallback: 3, min: 1, unit: 'N' },
+    },
+    ['--keep', '--write'],
+  );
   return {
-    products: count('--products', 1_000_000, 1),
-    orders: count('--orders', 1_000_000, 0),
-    customers: count('--customers', 10_000, 1),
-    starts: count('--starts', 3, 1),
-    keep: flags.has('--keep'),
-    write: flags.has('--write'),
+    products: read.count('--products'),
+    orders: read.count('--orders'),
+    customers: read.count('--customers'),
+    starts: read.count('--starts'),
+    keep: read.flag('--keep'),
+    write: read.flag('--write'),
   };
 }
 

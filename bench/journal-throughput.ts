@@ -27,6 +27,7 @@ import { describeMachine } from './proc-stats.js';
 import { fixed, integer, ratio, table } from './report-format.js';
 import { SCENARIOS, seededRandom } from './scenarios.js';
 import { SERVERS, startServer, type RunningServer, type ServerDefinition } from './servers.js';
+import { readScriptOptions } from './script-options.js';
 
 const RESULTS = fileURLToPath(new URL('RESULTS.md', import.meta.url));
 const CPU_TARGET = 1.15;
@@ -42,26 +43,23 @@ interface Options {
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const values = new Map<string, string>();
-  const flags = new Set<string>();
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index] as string;
-    if (arg === '--unpinned' || arg === '--write') flags.add(arg);
-    else if (/^--(rounds|duration|warmup|connections)$/.test(arg) && argv[index + 1] !== undefined) values.set(arg, argv[++index] as string);
-    else throw new Error(`unknown option ${arg} (--rounds N, --duration S, --warmup S, --connections N, --unpinned, --write)`);
-  }
-  const number = (name: string, fallback: number): number => {
-    const value = Number(values.get(name) ?? fallback);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1`);
-    return value;
-  };
+  const read = readScriptOptions(
+    argv,
+    {
+    '--rounds': { fallback: 3, min: 1, unit: 'N' },
+    '--duration': { fallback: 5, min: 1, unit: 'S' },
+    '--warmup': { fallback: 2, min: 1, unit: 'S' },
+    '--connections': { fallback: 100, min: 1, unit: 'N' },
+    },
+    ['--unpinned', '--write'],
+  );
   return {
-    rounds: number('--rounds', 3),
-    duration: number('--duration', 5),
-    warmup: number('--warmup', 2),
-    connections: number('--connections', 100),
-    unpinned: flags.has('--unpinned'),
-    write: flags.has('--write'),
+    rounds: read.count('--rounds'),
+    duration: read.count('--duration'),
+    warmup: read.count('--warmup'),
+    connections: read.count('--connections'),
+    unpinned: read.flag('--unpinned'),
+    write: read.flag('--write'),
   };
 }
 

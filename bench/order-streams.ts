@@ -46,6 +46,7 @@ import { describeMachine, processMemory } from './proc-stats.js';
 import { fixed, integer, ratio, table } from './report-format.js';
 import { SERVERS, startServer, type ServerDefinition } from './servers.js';
 import { openIdleStreams, type Watcher } from './idle-streams.js';
+import { readScriptOptions } from './script-options.js';
 
 const run = promisify(execFile);
 const PROBE = fileURLToPath(new URL('stream-probe-client.js', import.meta.url));
@@ -64,27 +65,25 @@ interface Options {
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const values = new Map<string, string>();
-  const flags = new Set<string>();
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index] as string;
-    if (arg === '--unpinned' || arg === '--write') flags.add(arg);
-    else if (/^--(streams|rounds|duration|warmup|connections)$/.test(arg) && argv[index + 1] !== undefined) values.set(arg, argv[++index] as string);
-    else throw new Error(`unknown option ${arg} (--streams N, --rounds N, --duration S, --warmup S, --connections N, --unpinned, --write)`);
-  }
-  const number = (name: string, fallback: number): number => {
-    const value = Number(values.get(name) ?? fallback);
-    if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number`);
-    return value;
-  };
+  const read = readScriptOptions(
+    argv,
+    {
+      '--streams': { fallback: 10_000, min: 0, unit: 'N' },
+    '--rounds': { fallback: 3, min: 0, unit: 'N' },
+    '--duration': { fallback: 5, min: 0, unit: 'S' },
+    '--warmup': { fallback: 2, min: 0, unit: 'S' },
+    '--connections': { fallback: 100, min: 0, unit: 'N' },
+    },
+    ['--unpinned', '--write'],
+  );
   return {
-    streams: number('--streams', 10_000),
-    rounds: number('--rounds', 3),
-    duration: number('--duration', 5),
-    warmup: number('--warmup', 2),
-    connections: number('--connections', 100),
-    unpinned: flags.has('--unpinned'),
-    write: flags.has('--write'),
+    streams: read.count('--streams'),
+    rounds: read.count('--rounds'),
+    duration: read.count('--duration'),
+    warmup: read.count('--warmup'),
+    connections: read.count('--connections'),
+    unpinned: read.flag('--unpinned'),
+    write: read.flag('--write'),
   };
 }
 

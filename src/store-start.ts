@@ -6,6 +6,7 @@
  * load on this one.
  */
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ServiceConfig } from './config/load-config.js';
 import { claimDataDir, type DataDirClaim } from './store/data-dir-claim.js';
 import { startStoreWorker, type StoreWorker, type StoreWorkerLocation } from './store/start-store-worker.js';
@@ -58,7 +59,11 @@ export async function stopStore(start: StoreStart): Promise<void> {
     // DATABASE_URL: the writer's last append, then its lease given up, so that
     // a follower takes over at once; a PostgreSQL that does not answer in time
     // leaves the lease to run out, as after a crash.
-    if (worker.cluster !== undefined) await withinMs(worker.channel.handOver(), HAND_OVER_MS).catch(() => undefined);
+    if (worker.cluster !== undefined) {
+      const waited = new AbortController();
+      await Promise.race([worker.channel.handOver().catch(() => undefined), delay(HAND_OVER_MS, undefined, { signal: waited.signal }).catch(() => undefined)]);
+      waited.abort();
+    }
     worker.channel.close();
     await worker.pool.destroy();
   }
@@ -67,11 +72,3 @@ export async function stopStore(start: StoreStart): Promise<void> {
 
 /** How long a clean stop waits for the writer's hand-over (a last append and a query to PostgreSQL). */
 const HAND_OVER_MS = 2_000;
-
-function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
