@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import type { RunningService } from './helpers/service.js';
 import { call, listProducts, type Product } from './helpers/product-api.js';
 import { createInTurn, startOn, tempDir } from './helpers/journal-files.js';
-import { complaints, recoveryLineOf, SMALL_SNAPSHOT_BYTES, snapshotSeqs, waitFor } from './helpers/snapshot-files.js';
+import { complaints, recoveryLineOf, SMALL_SNAPSHOT_BYTES, snapshotSeqs } from './helpers/snapshot-files.js';
+import { waitFor } from './helpers/wait-for.js';
 
 const BACKUP = fileURLToPath(new URL('../dist/backup.js', import.meta.url));
 const SMALL = { SNAPSHOT_BYTES: SMALL_SNAPSHOT_BYTES, LOG_LEVEL: 'info' };

@@ -17,6 +17,7 @@ import { catalogueCrashWorkload } from './helpers/catalogue-crash-workload.js';
 import { shopCrashWorkload } from './helpers/shop-crash-workload.js';
 import { seededRandom } from './helpers/fuzz-requests.js';
 import { partialSnapshots, SMALL_SNAPSHOT_BYTES, snapshotSeqs } from './helpers/snapshot-files.js';
+import { waitFor } from './helpers/wait-for.js';
 
 const ROUNDS = 2;
 
@@ -26,7 +27,9 @@ async function snapshotCrashRounds(t: ExecutionContext, workload: (seed: number)
   const dataDir = mkdtempSync(join(tmpdir(), 'catalogue-snapshot-crash-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const seed = randomInt(2 ** 31);
-  const run = await runCrashRounds(withSnapshots(workload(seed)), { dataDir, rounds: ROUNDS, seed });
+  // Each kill waits for a snapshot on disk: under a busy machine's load the random moment can come before the first.
+  const beforeKill = () => waitFor('a snapshot before the kill', () => snapshotSeqs(dataDir).length > 0, 15_000);
+  const run = await runCrashRounds(withSnapshots(workload(seed)), { dataDir, rounds: ROUNDS, seed, beforeKill });
   for (const round of run.rounds) {
     t.log(`round ${round.round}: ${round.acknowledged} acknowledged, ${round.unanswered} unanswered; restart from snapshot ${round.snapshotSeq ?? 'none'}, ${round.replayed} commands replayed in ${round.recoveryMs} ms; ${round.journalBytes} bytes of journal`);
     t.deepEqual(round.violations, [], `round ${round.round} (seed ${seed})`);

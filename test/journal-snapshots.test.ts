@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { runToExit, type RunningService } from './helpers/service.js';
 import { call, listProducts } from './helpers/product-api.js';
 import { createInTurn, flipByte, startOn, tempDir } from './helpers/journal-files.js';
-import { compactOffline, complaints, partialSnapshots, recoveryLineOf, segmentSeqs, SMALL_SNAPSHOT_BYTES, snapshotPath, snapshotSeqs, waitFor } from './helpers/snapshot-files.js';
+import { compactOffline, complaints, partialSnapshots, recoveryLineOf, segmentSeqs, SMALL_SNAPSHOT_BYTES, snapshotPath, snapshotSeqs } from './helpers/snapshot-files.js';
+import { waitFor } from './helpers/wait-for.js';
 import { readNewestSnapshot, writeSnapshot } from '../workers/journal/snapshot-file.js';
 
 const SMALL = { SNAPSHOT_BYTES: SMALL_SNAPSHOT_BYTES, LOG_LEVEL: 'info' };

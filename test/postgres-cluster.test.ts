@@ -16,6 +16,7 @@ import type { RunningService } from './helpers/service.js';
 import { SHOP_ENV, adminKey, newCustomer } from './helpers/people-api.js';
 import { cardBody } from './helpers/card-processors.js';
 import type { Order } from './helpers/order-api.js';
+import { waitFor } from './helpers/wait-for.js';
 
 const LEASE_SECONDS = 2;
 
@@ -154,7 +155,8 @@ test.serial('kill -9 the writer under 30 writers through the followers: a follow
   const outcomes: Outcomes = { acknowledged: new Map(), notApplied: new Set(), unknown: new Set(), unexpected: [] };
   const control = { stopped: false };
   const writing = Promise.all(Array.from({ length: 30 }, (_, index) => followerWriter(followers[index % 2] as RunningService, `w${index}`, control, outcomes)));
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // Some writes acknowledged first (a fixed pause was too short on a busy machine, where the first forwards wait for their connections).
+  await waitFor('writes acknowledged before the kill', () => outcomes.acknowledged.size >= 20);
   const before = outcomes.acknowledged.size;
   const killedAt = performance.now();
   t.is((await writer.stop('SIGKILL')).signal, 'SIGKILL');
@@ -162,7 +164,7 @@ test.serial('kill -9 the writer under 30 writers through the followers: a follow
   const takeoverMs = performance.now() - killedAt;
   // Writes go on through both followers (one of them the writer now) for a moment.
   const afterTakeover = outcomes.acknowledged.size;
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  await waitFor('writes acknowledged after the takeover', () => outcomes.acknowledged.size >= afterTakeover + 20);
   control.stopped = true;
   await writing;
   t.log(`${before} acknowledged before the kill, ${outcomes.acknowledged.size} in all, ${outcomes.notApplied.size} refused as not applied, ${outcomes.unknown.size} unknown; a follower was the writer ${Math.round(takeoverMs)} ms after the kill`);

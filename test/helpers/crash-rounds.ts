@@ -121,6 +121,8 @@ export interface CrashRunOptions {
   readonly seed: number;
   /** The load runs this long before the SIGKILL, chosen at random in [min, max] each round. */
   readonly loadMs?: readonly [min: number, max: number];
+  /** Awaited after the load's time and before the kill, for what the round needs on disk first (a snapshot, say): a slow machine may not have it yet. */
+  readonly beforeKill?: () => Promise<void>;
   readonly onRound?: (figures: RoundFigures) => void;
 }
 
@@ -182,6 +184,7 @@ async function crashRound(workload: CrashWorkload, current: Current, round: numb
   const control = { stopped: false };
   const loading = workload.load(service, control, writes);
   await delay(loadMs);
+  await options.beforeKill?.();
   // The group commit answers writes in waves; a kill between two waves, when
   // every answer is out and no new write has arrived yet, tests little. So the
   // kill comes with writes out, just after one more was sent: too soon for its

@@ -6,9 +6,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { ServiceUnderTest } from './service.js';
+import { waitFor } from './wait-for.js';
 
 /** Small enough that a few dozen writes make a snapshot (the setting's least). */
 export const SMALL_SNAPSHOT_BYTES = '4096';
@@ -30,14 +30,6 @@ export const snapshotSeqs = (dataDir: string): number[] => numbered(join(dataDir
 export const partialSnapshots = (dataDir: string): string[] => readdirSync(join(dataDir, 'snapshots')).filter((name) => name.endsWith('.partial'));
 export const segmentSeqs = (dataDir: string): number[] => numbered(join(dataDir, 'journal'), '.log');
 export const snapshotPath = (dataDir: string, seq: number): string => join(dataDir, 'snapshots', `${String(seq).padStart(20, '0')}.snapshot`);
-
-/** Polls until `ready` holds; throws with `what` after `ceilingMs` (only a compactor that never finishes reaches it). */
-export async function waitFor(what: string, ready: () => boolean, ceilingMs = 30_000): Promise<void> {
-  for (let waited = 0; !ready(); waited += 20) {
-    if (waited > ceilingMs) throw new Error(`waited ${ceilingMs} ms for ${what}`);
-    await delay(20);
-  }
-}
 
 export interface RecoveryLine {
   readonly snapshotSeq?: number;

@@ -1,0 +1,10 @@
+/** Polling for a condition a test cannot be told about (a file on disk, a count of answers), with a ceiling that names what never came. */
+import { setTimeout as delay } from 'node:timers/promises';
+
+/** Polls until `ready` holds; throws with `what` after `ceilingMs`. */
+export async function waitFor(what: string, ready: () => boolean, ceilingMs = 30_000): Promise<void> {
+  for (let waited = 0; !ready(); waited += 20) {
+    if (waited > ceilingMs) throw new Error(`waited ${ceilingMs} ms for ${what}`);
+    await delay(20);
+  }
+}
