@@ -9,6 +9,7 @@
  * at once. The writer's internal endpoint takes nothing without the secret.
  */
 import test from 'ava';
+import { once } from 'node:events';
 import type { ExecutionContext } from 'ava';
 import { healthOf, serving, startClusterInstance, startPostgres, TEST_CLUSTER_SECRET, untilRole, type Postgres } from './helpers/postgres-cluster.js';
 import { call, dataOf, listProducts, type Product } from './helpers/product-api.js';
@@ -17,6 +18,7 @@ import { SHOP_ENV, adminKey, newCustomer } from './helpers/people-api.js';
 import { cardBody } from './helpers/card-processors.js';
 import type { Order } from './helpers/order-api.js';
 import { waitFor } from './helpers/wait-for.js';
+import { converged, created, noOutcomes, outcomeProblems, secretsIn, writeUntilStopped } from './helpers/cluster-writes.js';
 
 const LEASE_SECONDS = 2;
 
@@ -28,27 +30,6 @@ async function threeInstances(t: ExecutionContext, database: Postgres): Promise<
   const followers = await Promise.all([0, 1].map(async () => serving(await startClusterInstance(t, clusterEnv(database)))));
   return [writer, ...followers];
 }
-
-async function created(service: RunningService, name: string): Promise<number> {
-  const response = await call(service, 'POST', '/products', { json: { name, description: 'cluster', price: 5 } });
-  if (response.status !== 201) throw new Error(`POST /products answered ${response.status}: ${response.text}`);
-  return dataOf<{ id: number }>(response).id;
-}
-
-/** Resolves with the one list every instance shows, once they all show the same (polled); throws after `withinMs`. */
-async function converged(services: readonly RunningService[], withinMs = 3000): Promise<Product[]> {
-  const until = performance.now() + withinMs;
-  for (;;) {
-    const lists = await Promise.all(services.map((service) => listProducts(service)));
-    const texts = lists.map((list) => JSON.stringify(list));
-    if (texts.every((text) => text === texts[0])) return lists[0] as Product[];
-    if (performance.now() > until) throw new Error(`the instances still differ after ${withinMs} ms: ${texts.map((text) => text.length).join(', ')} characters`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-const secretsIn = (services: readonly RunningService[], database: Postgres): string[] =>
-  services.flatMap((service) => [TEST_CLUSTER_SECRET, new URL(database.url).password].filter((secret) => service.stderr().includes(secret)));
 
 test('three instances: writes through each are read back at once there, every instance converges, ids go on; /health and /metrics say the roles and the lag', async (t) => {
   const database = await startPostgres(t);
@@ -124,37 +105,13 @@ test("the writer's internal endpoint refuses a missing or wrong secret (401, 403
   t.deepEqual(secretsIn([writer], database), []);
 });
 
-/** Writes through the followers while the writer dies: each answer says whether it was applied. */
-interface Outcomes {
-  readonly acknowledged: Map<string, number>;
-  /** WRITER_UNAVAILABLE: nothing was applied. */
-  readonly notApplied: Set<string>;
-  /** WRITER_LOST, or no answer: applied or not, once at most. */
-  readonly unknown: Set<string>;
-  readonly unexpected: string[];
-}
-
-async function followerWriter(service: RunningService, label: string, control: { stopped: boolean }, outcomes: Outcomes): Promise<void> {
-  for (let n = 0; !control.stopped; n++) {
-    const name = `${label}-${n}`;
-    const response = await call(service, 'POST', '/products', { json: { name, description: 'under a kill', price: 1 } }).catch(() => undefined);
-    if (response === undefined) outcomes.unknown.add(name);
-    else if (response.status === 201) outcomes.acknowledged.set(name, dataOf<{ id: number }>(response).id);
-    else if (response.status === 503 && response.text.includes('nothing was applied') && response.headers.get('retry-after') !== null) outcomes.notApplied.add(name);
-    else if (response.status === 503 && response.text.includes('may have been applied')) outcomes.unknown.add(name);
-    else outcomes.unexpected.push(`${name}: ${response.status} ${response.text}`);
-    // A client told to wait does so a little (not the whole Retry-After: the test measures the takeover).
-    if (response?.status === 503) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-test.serial('kill -9 the writer under 30 writers through the followers: a follower writes within the lease + 2 s; every acknowledged write is on every instance, none twice, ids go on', async (t) => {
+test.serial('kill -9 the writer under 50 writers through the followers: a follower writes within the lease + 2 s; every acknowledged write is on every instance, none twice, ids go on', async (t) => {
   const database = await startPostgres(t);
   const services = await threeInstances(t, database);
   const [writer, ...followers] = services as [RunningService, RunningService, RunningService];
-  const outcomes: Outcomes = { acknowledged: new Map(), notApplied: new Set(), unknown: new Set(), unexpected: [] };
+  const outcomes = noOutcomes();
   const control = { stopped: false };
-  const writing = Promise.all(Array.from({ length: 30 }, (_, index) => followerWriter(followers[index % 2] as RunningService, `w${index}`, control, outcomes)));
+  const writing = Promise.all(Array.from({ length: 50 }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `w${index}`, control, outcomes)));
   // Some writes acknowledged first (a fixed pause was too short on a busy machine, where the first forwards wait for their connections).
   await waitFor('writes acknowledged before the kill', () => outcomes.acknowledged.size >= 20);
   const before = outcomes.acknowledged.size;
@@ -174,15 +131,40 @@ test.serial('kill -9 the writer under 30 writers through the followers: a follow
   t.deepEqual(outcomes.unexpected, []);
 
   const list = await converged(followers);
-  const byName = new Map<string, Product[]>();
-  for (const product of list) byName.set(product.name, [...(byName.get(product.name) ?? []), product]);
-  const problems: string[] = [];
-  for (const [name, id] of outcomes.acknowledged) if (byName.get(name)?.length !== 1 || byName.get(name)?.[0]?.id !== id) problems.push(`acknowledged ${name} (id ${id}) is there ${byName.get(name)?.length ?? 0} times`);
-  for (const name of outcomes.notApplied) if (byName.has(name)) problems.push(`${name} was refused as not applied, yet it is there`);
-  for (const [name, products] of byName) if (products.length > 1) problems.push(`${name} is there ${products.length} times`);
-  t.deepEqual(problems, [], 'every acknowledged write once on both instances, nothing refused applied, nothing twice');
+  t.deepEqual(outcomeProblems(outcomes, list), [], 'every acknowledged write once on both instances, nothing refused applied, nothing twice');
   const highest = Math.max(...list.map((product) => product.id));
   t.is(await created(followers.find((follower) => follower !== successor) as RunningService, 'after the kill'), highest + 1, 'ids go on, through the other follower');
+  t.deepEqual(secretsIn(followers, database), []);
+});
+
+test.serial('split brain under load: the writer paused (SIGSTOP) past its lease while 20 writers go through the followers; a follower takes over, the old writer woken (SIGCONT) appends nothing and stops; every acknowledged write once, nothing refused applied', async (t) => {
+  const database = await startPostgres(t);
+  const services = await threeInstances(t, database);
+  const [writer, ...followers] = services as [RunningService, RunningService, RunningService];
+  const outcomes = noOutcomes();
+  const control = { stopped: false };
+  const writing = Promise.all(Array.from({ length: 20 }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `s${index}`, control, outcomes)));
+  await waitFor('writes acknowledged before the pause', () => outcomes.acknowledged.size >= 20);
+  writer.child.kill('SIGSTOP');
+  const successor = await Promise.any(followers.map(async (follower) => (await untilRole(follower.url, 'writer', (LEASE_SECONDS + 2) * 1000), follower)));
+  const afterTakeover = outcomes.acknowledged.size;
+  await waitFor('writes acknowledged by the new writer', () => outcomes.acknowledged.size >= afterTakeover + 20);
+  // Woken with the forwards it took while paused: the fence refuses its appends, and its renewal finds the lease taken.
+  writer.child.kill('SIGCONT');
+  const exitCode = writer.child.exitCode ?? ((await once(writer.child, 'exit')) as [number | null])[0];
+  control.stopped = true;
+  await writing;
+  t.is(exitCode, 1, 'the old writer stops by itself');
+  t.regex(writer.stderr(), /lease/);
+  t.log(`${outcomes.acknowledged.size} acknowledged, ${outcomes.notApplied.size} refused as not applied, ${outcomes.unknown.size} unknown`);
+  t.deepEqual(outcomes.unexpected, []);
+  const list = await converged(followers);
+  t.deepEqual(outcomeProblems(outcomes, list), [], 'every acknowledged write once on both instances, nothing refused applied, nothing twice');
+  const terms = await database.query<{ term: string }>('SELECT term FROM catalogue_journal ORDER BY first_seq');
+  const firstOfNew = terms.findIndex((row) => row.term !== terms[0]?.term);
+  t.true(firstOfNew > 0, 'the new writer appended');
+  t.deepEqual(terms.slice(firstOfNew).filter((row) => row.term === terms[0]?.term), [], 'nothing of the old term after the takeover');
+  t.is(await created(followers.find((follower) => follower !== successor) as RunningService, 'after the split'), Math.max(...list.map((product) => product.id)) + 1, 'ids go on');
   t.deepEqual(secretsIn(followers, database), []);
 });
 
@@ -191,9 +173,9 @@ test.serial('SIGTERM to the writer hands its lease over at once: a follower writ
   const services = await threeInstances(t, database);
   const [writer, ...followers] = services as [RunningService, RunningService, RunningService];
   const ids = [await created(followers[0], 'before'), await created(followers[1], 'before too')];
-  const outcomes: Outcomes = { acknowledged: new Map(), notApplied: new Set(), unknown: new Set(), unexpected: [] };
+  const outcomes = noOutcomes();
   const control = { stopped: false };
-  const writing = Promise.all(Array.from({ length: 10 }, (_, index) => followerWriter(followers[index % 2] as RunningService, `h${index}`, control, outcomes)));
+  const writing = Promise.all(Array.from({ length: 10 }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `h${index}`, control, outcomes)));
   await new Promise((resolve) => setTimeout(resolve, 200));
   const askedAt = performance.now();
   const stopped = writer.stop('SIGTERM');

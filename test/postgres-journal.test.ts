@@ -14,6 +14,7 @@ import { catalogueCrashWorkload } from './helpers/catalogue-crash-workload.js';
 import { WriteCounter } from './helpers/crash-rounds.js';
 import { seededRandom } from './helpers/fuzz-requests.js';
 import { tempDir } from './helpers/journal-files.js';
+import { waitFor } from './helpers/wait-for.js';
 
 const LEASE_SECONDS = 2;
 
@@ -66,7 +67,8 @@ async function failover(t: ExecutionContext, database: Postgres, workloadSeed: n
   const writes = new WriteCounter();
   const control = { stopped: false };
   const loading = workload.load(writer, control, writes);
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  // Some writes acknowledged first, however busy the machine.
+  await waitFor('writes acknowledged before the kill', () => writes.acknowledged >= 20);
   const killedAt = performance.now();
   t.is((await writer.stop('SIGKILL')).signal, 'SIGKILL');
   control.stopped = true;

@@ -12,13 +12,14 @@ import type { StoreCommand, StoreResult } from './store-protocol.js';
 export const FORWARD_PATH = '/_cluster/commands';
 
 /**
- * What a follower answers a write it could not hand to a writer, as a store
- * result of kind `unavailable`: WRITER_UNAVAILABLE when no writer took it
- * (nothing was applied), WRITER_LOST when the writer went away while it
- * had it (it may have been applied: only an Idempotency-Key makes the retry safe).
+ * A write the cluster could not take, as a store result of kind
+ * `unavailable`: WRITER_UNAVAILABLE when no writer took it (nothing was
+ * applied), WRITER_LOST when the writer went away while it had it (it may
+ * have been applied: only an Idempotency-Key makes the retry safe), and
+ * JOURNAL_UNAVAILABLE when the writer refused it because PostgreSQL does not
+ * answer (nothing was applied).
  */
 export type ClusterStoreError = Extract<StoreResult, { kind: 'unavailable' }>['code'];
-export const CLUSTER_STORE_ERRORS = ['WRITER_UNAVAILABLE', 'WRITER_LOST'] as const satisfies readonly ClusterStoreError[];
 
 /** The body of a forward: the protocol is the store's, so an instance of another version refuses it rather than misread it. */
 export interface ForwardedBatch {

@@ -165,6 +165,10 @@ export type StoreNotice =
   | { readonly notice: 'forward-refused'; readonly status: number }
   /** DATABASE_URL: this follower took the writer's lease with `term` and is the writer from now on, with the journal applied up to `seq`. */
   | { readonly notice: 'promoted'; readonly term: number; readonly seq: number }
+  /** DATABASE_URL: PostgreSQL stopped answering this instance (`reason`, the driver's words): writes are refused, reads go on. */
+  | { readonly notice: 'database-unreachable'; readonly reason: string }
+  /** DATABASE_URL: PostgreSQL answers again, after `afterSeconds` away. */
+  | { readonly notice: 'database-reachable'; readonly afterSeconds: number }
   /** DATABASE_URL, a follower: the orders' changes the journal it applied made (the order event streams of this instance). */
   | { readonly notice: 'order-changes'; readonly changes: PackedOrderChanges };
 
@@ -236,8 +240,8 @@ export type StoreResult =
   | { readonly kind: 'charging'; readonly charge: ChargeStarted }
   /** Where an order event stream starts or resumes (orders.events, orders.changes): for the stream, never an HTTP body. */
   | { readonly kind: 'order-events'; readonly events: OrderEvents }
-  /** DATABASE_URL, a follower: a write no writer answered (cluster-protocol.ts says what each code promises). */
-  | { readonly kind: 'unavailable'; readonly code: 'WRITER_UNAVAILABLE' | 'WRITER_LOST' }
+  /** DATABASE_URL: a write no writer answered, or one the writer refused while PostgreSQL is away (cluster-protocol.ts says what each code promises). */
+  | { readonly kind: 'unavailable'; readonly code: 'WRITER_UNAVAILABLE' | 'WRITER_LOST' | 'JOURNAL_UNAVAILABLE' }
   /** The command threw inside the worker; the store is unchanged by it. */
   | { readonly kind: 'failed'; readonly reason: string };
 

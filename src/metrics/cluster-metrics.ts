@@ -3,8 +3,8 @@ import type { ClusterStatus } from '../store/cluster-status.js';
 
 /**
  * The cluster's side of /metrics (DATABASE_URL): this instance's role, the
- * journal sequence it applied and its lag behind the writer, the writes it
- * forwarded and the takeovers it made. Read from ClusterStatus at scrape
+ * journal sequence it applied and its lag behind the writer, whether
+ * PostgreSQL answers it, the writes it forwarded and the takeovers it made. Read from ClusterStatus at scrape
  * time, so counting costs the request path nothing.
  */
 export function clusterMetrics(registry: Registry, cluster: ClusterStatus): void {
@@ -38,6 +38,14 @@ export function clusterMetrics(registry: Registry, cluster: ClusterStatus): void
     registers: [registry],
     collect() {
       this.set(cluster.view().lag.seconds);
+    },
+  });
+  new Gauge({
+    name: 'catalogue_cluster_database_reachable',
+    help: '1 while PostgreSQL answers this instance, 0 while it does not (writes are refused then; reads go on)',
+    registers: [registry],
+    collect() {
+      this.set(cluster.view().database === 'reachable' ? 1 : 0);
     },
   });
   let forwardedPublished = 0;

@@ -76,8 +76,9 @@ export function paymentFlow({ store, processor, log, now = () => new Date(), pro
 
   /**
    * A finish must reach the store: a full queue (503) is waited out, not
-   * answered; and on a follower (DATABASE_URL), so is a writer not reachable
-   * for a while (a takeover), as the finish ran nowhere. If the writer died
+   * answered; and with DATABASE_URL, so is a writer not reachable for a
+   * while (a takeover) or PostgreSQL away, as the finish ran nowhere (every
+   * `unavailable` but WRITER_LOST). If the writer died
    * with the charge out, its successor has released it already, and this
    * finish is refused as any late one is.
    */
@@ -85,8 +86,8 @@ export function paymentFlow({ store, processor, log, now = () => new Date(), pro
     const noWriterUntil = performance.now() + processorTimeoutMs;
     for (let wait = 1; ; wait = Math.min(wait * 2, MAX_BUSY_BACKOFF_MS)) {
       const reply = await store.send(command);
-      const noWriter = reply.kind === 'unavailable' && reply.code === 'WRITER_UNAVAILABLE';
-      if (reply.kind !== 'busy' && !(noWriter && performance.now() < noWriterUntil)) return reply;
+      const ranNowhere = reply.kind === 'unavailable' && reply.code !== 'WRITER_LOST';
+      if (reply.kind !== 'busy' && !(ranNowhere && performance.now() < noWriterUntil)) return reply;
       await delay(wait);
     }
   }

@@ -5,11 +5,12 @@ import type { ClusterStoreError } from '../../workers/cluster-protocol.js';
 export const WRITER_RETRY_AFTER_SECONDS = 2;
 
 /**
- * What a follower answers a write no writer took (DATABASE_URL). The two
- * differ in what the client may assume: WRITER_UNAVAILABLE ran nothing, so
- * any retry is safe; WRITER_LOST reached a writer that went away before it
- * answered, so the write may have been applied, and only a retry with the
- * same Idempotency-Key is sure not to apply it twice.
+ * What an instance answers a write the cluster could not take (DATABASE_URL).
+ * They differ in what the client may assume: WRITER_UNAVAILABLE and
+ * JOURNAL_UNAVAILABLE ran nothing, so any retry is safe; WRITER_LOST reached
+ * a writer that went away before it answered, so the write may have been
+ * applied, and only a retry with the same Idempotency-Key is sure not to
+ * apply it twice.
  */
 export const CLUSTER_ERRORS = {
   WRITER_UNAVAILABLE: {
@@ -20,6 +21,11 @@ export const CLUSTER_ERRORS = {
   WRITER_LOST: {
     status: 503,
     message: 'The writer instance went away before it answered: the write may have been applied. Retry with the same Idempotency-Key',
+    headers: ['retry-after', String(WRITER_RETRY_AFTER_SECONDS)],
+  },
+  JOURNAL_UNAVAILABLE: {
+    status: 503,
+    message: 'The database that keeps the journal does not answer; nothing was applied. Reads go on; retry the write shortly',
     headers: ['retry-after', String(WRITER_RETRY_AFTER_SECONDS)],
   },
 } as const satisfies HttpErrorTable & Record<ClusterStoreError, unknown>;

@@ -11,6 +11,8 @@ export interface ClusterView {
   readonly forwardedCommands: number;
   /** Times this instance took the writer's lease over from another writer. */
   readonly failovers: number;
+  /** Whether PostgreSQL answers this instance: while it does not, writes are refused (503) and reads go on. */
+  readonly database: 'reachable' | 'unreachable';
 }
 
 /**
@@ -26,6 +28,7 @@ export class ClusterStatus {
   #behindSince: number | undefined;
   #forwarded = 0;
   #failovers = 0;
+  #databaseReachable = true;
 
   constructor(start: ClusterStart, recovery: RecoverySummary | undefined) {
     this.#role = start.role;
@@ -59,6 +62,12 @@ export class ClusterStatus {
         this.#headSeq = notice.seq;
         this.#behindSince = undefined;
         return;
+      case 'database-unreachable':
+        this.#databaseReachable = false;
+        return;
+      case 'database-reachable':
+        this.#databaseReachable = true;
+        return;
       default:
         return;
     }
@@ -67,6 +76,13 @@ export class ClusterStatus {
   view(): ClusterView {
     const commands = Math.max(0, this.#headSeq - this.#appliedSeq);
     const seconds = commands === 0 || this.#behindSince === undefined ? 0 : (performance.now() - this.#behindSince) / 1000;
-    return { role: this.#role, appliedSeq: this.#appliedSeq, lag: { commands, seconds }, forwardedCommands: this.#forwarded, failovers: this.#failovers };
+    return {
+      role: this.#role,
+      appliedSeq: this.#appliedSeq,
+      lag: { commands, seconds },
+      forwardedCommands: this.#forwarded,
+      failovers: this.#failovers,
+      database: this.#databaseReachable ? 'reachable' : 'unreachable',
+    };
   }
 }

@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,17 +31,23 @@ export interface Postgres {
   readonly url: string;
   /** One query on a connection of its own. */
   query<Row extends object>(text: string, values?: readonly unknown[]): Promise<Row[]>;
+  /** Stops the server as an operator's restart does (a fast shutdown: every connection is closed); the data stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same data and port; resolves once it takes connections. */
+  start(): Promise<void>;
 }
 
 export async function startPostgres(t: ExecutionContext): Promise<Postgres> {
   const port = await freePort();
   const password = 'test-only-password';
+  const databaseDir = mkdtempSync(join(tmpdir(), 'catalogue-pg-'));
   const server = new EmbeddedPostgres({
-    databaseDir: mkdtempSync(join(tmpdir(), 'catalogue-pg-')),
+    databaseDir,
     user: 'postgres',
     password,
     port,
-    persistent: false,
+    // Kept across a stop (a restart test stops and starts it); removed when the test ends.
+    persistent: true,
     // The test machines run as root, which PostgreSQL refuses to run as: the package makes a user for it.
     createPostgresUser: true,
     onLog: () => undefined,
@@ -49,7 +55,10 @@ export async function startPostgres(t: ExecutionContext): Promise<Postgres> {
   });
   await server.initialise();
   await server.start();
-  t.teardown(() => server.stop());
+  t.teardown(async () => {
+    await server.stop();
+    rmSync(databaseDir, { recursive: true, force: true });
+  });
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   return {
     url,
@@ -62,6 +71,8 @@ export async function startPostgres(t: ExecutionContext): Promise<Postgres> {
         await client.end();
       }
     },
+    stop: () => server.stop(),
+    start: () => server.start(),
   };
 }
 
@@ -117,6 +128,7 @@ export interface ClusterHealth {
   readonly role: 'writer' | 'follower';
   readonly appliedSeq: number;
   readonly lag: { readonly commands: number; readonly seconds: number };
+  readonly database: 'reachable' | 'unreachable';
 }
 
 /** GET /health of a listening instance. */

@@ -21,6 +21,20 @@ import { isRecorded, journalRuleOf } from './journal-rules.js';
 import type { PackedOrderChanges } from '../orders/order-events-protocol.js';
 import { batchEntry, flushPayload } from './journal-entries.js';
 
+/**
+ * An append that failed for a reason that passes (DATABASE_URL: PostgreSQL
+ * away). The group commit tries the same flush again every RETRY_MS, and
+ * refuses every write meanwhile (JOURNAL_UNAVAILABLE, nothing applied), so
+ * the store does not run ahead of its journal for the length of an outage.
+ * Any other failure of an append is final.
+ */
+export class JournalUnreachable extends Error {
+  override readonly name = 'JournalUnreachable';
+}
+
+const RETRY_MS = 250;
+const JOURNAL_UNAVAILABLE: StoreResult = { kind: 'unavailable', code: 'JOURNAL_UNAVAILABLE' };
+
 /** Where the flushes go: a segment file under DATA_DIR today; the port a shared journal plugs into. */
 export interface JournalAppender {
   /** Appends one flush, commands `firstSeq` to `lastSeq`; resolves with its bytes once durable. */
@@ -60,6 +74,8 @@ export class GroupCommit {
   #entriesFirstSeq: number;
   #flushing = false;
   #failed = false;
+  /** A flush is being tried again (JournalUnreachable): writes are refused until it is on disk. */
+  #unreachable = false;
   #onSettled: (() => void)[] = [];
 
   constructor(dispatch: StoreDispatch, appender: JournalAppender, lastSeq: number, observer: FlushObserver) {
@@ -100,6 +116,10 @@ export class GroupCommit {
     for (let index = 0; index < commands.length; index++) {
       const command = commands[index] as StoreCommand;
       const rule = journalRuleOf(dispatch.parts, command);
+      if (this.#unreachable && rule === 'write') {
+        results.push(JOURNAL_UNAVAILABLE);
+        continue;
+      }
       const result = dispatch.execute(command);
       results.push(result);
       if (isRecorded(rule, result)) {
@@ -129,16 +149,25 @@ export class GroupCommit {
     this.#entries = [];
     this.#entriesFirstSeq = lastSeq + 1;
     this.#flushing = true;
-    const startedAt = performance.now();
-    this.#appender.append(flushPayload(entries), firstSeq, lastSeq).then(
+    this.#append(flushPayload(entries), firstSeq, lastSeq, performance.now());
+  }
+
+  #append(payload: string, firstSeq: number, lastSeq: number, startedAt: number): void {
+    this.#appender.append(payload, firstSeq, lastSeq).then(
       (bytes) => {
         this.#flushing = false;
+        this.#unreachable = false;
         this.#durableSeq = lastSeq;
         this.#observer.flushed(lastSeq, lastSeq - firstSeq + 1, bytes, (performance.now() - startedAt) / 1000);
         if (this.#entries.length > 0) this.#flush();
         else for (const settled of this.#onSettled.splice(0)) settled();
       },
       (error: unknown) => {
+        if (error instanceof JournalUnreachable) {
+          this.#unreachable = true;
+          setTimeout(() => this.#append(payload, firstSeq, lastSeq, startedAt), RETRY_MS);
+          return;
+        }
         this.#failed = true;
         this.#observer.failed(error instanceof Error ? error : new Error(String(error)));
         for (const settled of this.#onSettled.splice(0)) settled();

@@ -4,7 +4,9 @@
  * as store commands, with the shared secret, and come back as results and
  * the journal sequence that holds them.
  *
- * Each forward opens a connection of its own (no keep-alive), so that a
+ * The writer that answered last is where the next forward goes first; the
+ * lease row is read again only when a forward does not reach it. Each
+ * forward opens a connection of its own (no keep-alive), so that a
  * failure tells "never delivered" from "delivered, then lost": a refused
  * connection, or a writer that says it is not the writer (421), ran nothing,
  * and the forward may go to whoever holds the lease next, for a short while
@@ -31,7 +33,7 @@ const RETRY_MS = 25;
 /** A writer that has not connected within this is not there. */
 const CONNECT_TIMEOUT_MS = 1000;
 
-const RESULT_KINDS: ReadonlySet<string> = new Set(['ok', 'not-modified', 'empty', 'refused', 'account', 'replayed', 'charging', 'order-events', 'failed']);
+const RESULT_KINDS: ReadonlySet<string> = new Set(['ok', 'not-modified', 'empty', 'refused', 'account', 'replayed', 'charging', 'order-events', 'unavailable', 'failed']);
 
 export interface ForwarderParts {
   readonly secret: string;
@@ -112,6 +114,8 @@ export class CommandForwarder {
   readonly #parts: ForwarderParts;
   /** The term of a writer that took no forward for a whole FIND_WRITER_MS: tried once a forward, not waited for, until the lease changes hands. */
   #unreachableTerm = -1;
+  /** Where the last forward was answered: the next goes there first, without asking PostgreSQL, until one does not reach it. */
+  #lastWriterUrl: string | undefined;
 
   constructor(parts: ForwarderParts) {
     this.#parts = parts;
@@ -119,21 +123,26 @@ export class CommandForwarder {
 
   async forward(commands: readonly StoreCommand[]): Promise<ForwardOutcome> {
     const body = JSON.stringify({ protocol: STORE_PROTOCOL_VERSION, commands } satisfies ForwardedBatch);
+    if (this.#lastWriterUrl !== undefined) {
+      const attempt = await post(this.#lastWriterUrl, body, this.#parts.secret, commands.length, this.#parts.answerTimeoutMs);
+      // Anything but an answer or a busy store, and the next forward asks the lease first (a writer paused or gone is not tried again).
+      if (attempt.kind !== 'answered' && attempt.kind !== 'refused') this.#lastWriterUrl = undefined;
+      // Not delivered (gone, or not the writer any more: 421): nothing ran, and the lease says who writes now.
+      const outcome = this.#outcomeOf(attempt);
+      if (outcome !== undefined) return outcome;
+    }
     const until = performance.now() + FIND_WRITER_MS;
     for (;;) {
       const writer = await this.#parts.writer().catch(() => undefined);
       const usable = writer !== undefined && writer.url !== null && writer.expiresIn > 0 && writer.holder !== this.#parts.instance;
       if (usable) {
         const attempt = await post(writer.url, body, this.#parts.secret, commands.length, this.#parts.answerTimeoutMs);
+        const outcome = this.#outcomeOf(attempt);
         if (attempt.kind === 'answered') {
           this.#unreachableTerm = -1;
-          return attempt;
+          this.#lastWriterUrl = writer.url;
         }
-        if (attempt.kind === 'lost') return { kind: 'unavailable', code: 'WRITER_LOST' };
-        if (attempt.kind === 'refused') {
-          if (attempt.status !== 503) this.#parts.refused(attempt.status);
-          return { kind: 'unavailable', code: 'WRITER_UNAVAILABLE' };
-        }
+        if (outcome !== undefined) return outcome;
       }
       // A writer known gone (killed: its lease runs out on its own) is not waited for at every write.
       // Nor is a free lease: this follower may be the one to take it, and its promotion waits for this batch (serially).
@@ -142,6 +151,21 @@ export class CommandForwarder {
         return { kind: 'unavailable', code: 'WRITER_UNAVAILABLE' };
       }
       await delay(RETRY_MS);
+    }
+  }
+
+  /** What a forward that reached a writer comes to; undefined when it was not delivered (another writer may take it). */
+  #outcomeOf(attempt: Attempt): ForwardOutcome | undefined {
+    switch (attempt.kind) {
+      case 'answered':
+        return attempt;
+      case 'lost':
+        return { kind: 'unavailable', code: 'WRITER_LOST' };
+      case 'refused':
+        if (attempt.status !== 503) this.#parts.refused(attempt.status);
+        return { kind: 'unavailable', code: 'WRITER_UNAVAILABLE' };
+      case 'not-delivered':
+        return undefined;
     }
   }
 }

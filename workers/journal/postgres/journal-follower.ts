@@ -1,22 +1,22 @@
 /**
  * A follower's copy of the shared journal (DATABASE_URL): it applies every
  * row after the last one it applied, a page at a time, when the writer's
- * NOTIFY wakes it (postgres-journal.ts), when a forwarded write must be
+ * NOTIFY wakes it (postgres-journal.ts, heard through channel-listener.ts), when a forwarded write must be
  * seen before its answer leaves (untilApplied), and on a slow poll. The
  * notification only wakes it: what it applies is always read by sequence,
  * so a notification lost (a dropped connection, a full queue) loses nothing.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type pg from 'pg';
 import type { StoreDispatch } from '../../store-dispatch.js';
 import { replay } from '../replay.js';
-import { JOURNAL_CHANNEL, readPostgresJournal } from './postgres-journal.js';
+import type { DatabaseLink } from './database-link.js';
+import { readPostgresJournal } from './postgres-journal.js';
 
 /** How long untilApplied tries before it gives up on a sequence the journal does not show (it should at once: the writer answered after its commit). */
 const APPLY_WAIT_MS = 2000;
 
 export class JournalFollower {
-  readonly #client: pg.Client;
+  readonly #link: DatabaseLink;
   readonly #dispatch: StoreDispatch;
   readonly #applied: (seq: number, headSeq: number) => void;
   #lastSeq: number;
@@ -27,8 +27,8 @@ export class JournalFollower {
   #replayed = 0;
 
   /** `applied` is told after every catch-up that applied something, and when the writer says it appended more. */
-  constructor(client: pg.Client, dispatch: StoreDispatch, lastSeq: number, applied: (seq: number, headSeq: number) => void) {
-    this.#client = client;
+  constructor(link: DatabaseLink, dispatch: StoreDispatch, lastSeq: number, applied: (seq: number, headSeq: number) => void) {
+    this.#link = link;
     this.#dispatch = dispatch;
     this.#lastSeq = lastSeq;
     this.#headSeq = lastSeq;
@@ -42,16 +42,6 @@ export class JournalFollower {
   /** Commands applied since this follower was made. */
   get replayed(): number {
     return this.#replayed;
-  }
-
-  async listen(): Promise<void> {
-    this.#client.on('notification', this.#notified);
-    await this.#client.query(`LISTEN ${JOURNAL_CHANNEL}`);
-  }
-
-  async unlisten(): Promise<void> {
-    this.#client.off('notification', this.#notified);
-    await this.#client.query(`UNLISTEN ${JOURNAL_CHANNEL}`);
   }
 
   /**
@@ -86,7 +76,7 @@ export class JournalFollower {
 
   async #applyNew(): Promise<void> {
     const before = this.#lastSeq;
-    for await (const page of readPostgresJournal(this.#client, this.#lastSeq)) {
+    for await (const page of readPostgresJournal(this.#link, this.#lastSeq)) {
       this.#replayed += replay(this.#dispatch, page);
       const last = page.at(-1);
       if (last !== undefined) this.#lastSeq = last.firstSeq + last.commands.length - 1;
@@ -95,9 +85,9 @@ export class JournalFollower {
     if (this.#lastSeq !== before) this.#applied(this.#lastSeq, this.#headSeq);
   }
 
-  readonly #notified = (message: pg.Notification): void => {
-    if (message.channel !== JOURNAL_CHANNEL) return;
-    const seq = Number(message.payload);
+  /** The writer's NOTIFY: it appended up to `payload`. */
+  heard(payload: string | undefined): void {
+    const seq = Number(payload);
     if (Number.isSafeInteger(seq) && seq > this.#headSeq) {
       this.#headSeq = seq;
       // Said before it is applied, so that the lag shows while the catch-up runs.
@@ -105,5 +95,5 @@ export class JournalFollower {
     }
     // A failed catch-up is tried again by the next notification or the poll.
     this.catchUp().catch(() => undefined);
-  };
+  }
 }

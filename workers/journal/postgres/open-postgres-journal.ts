@@ -11,9 +11,15 @@
  *
  * Batches and that promotion run one at a time, in order (`serially`): a
  * batch never sees the store half-way from follower to writer.
+ *
+ * PostgreSQL going away stops no instance: the connections are made again
+ * (database-link.ts, channel-listener.ts), reads go on from the copy, and
+ * writes are refused until it answers (group-commit.ts). A follower back
+ * from an outage leaves the lease alone for one lease's length, so that a
+ * writer cut off with it renews first rather than being replaced for it.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { ClusterStart, RecoverySummary, StoreDatabase, StoreNotice, StoreResult, StoreCommand } from '../../store-protocol.js';
 import type { StoreDispatch } from '../../store-dispatch.js';
 import { GroupCommit, type FlushObserver } from '../group-commit.js';
@@ -23,6 +29,9 @@ import { migrate } from './postgres-schema.js';
 import { PostgresAppender } from './postgres-journal.js';
 import { LEASE_CHANNEL, LeaseLost, WriterLease } from './writer-lease.js';
 import { JournalFollower } from './journal-follower.js';
+import { JOURNAL_CHANNEL } from './postgres-journal.js';
+import { ChannelListener } from './channel-listener.js';
+import { DatabaseLink, Reachability, type DatabaseLinkOptions } from './database-link.js';
 import { CommandForwarder } from './command-forwarder.js';
 import { runOnFollower } from './follower-batches.js';
 
@@ -58,22 +67,18 @@ async function storeRow(client: pg.ClientBase, settings: StoreSettings): Promise
   return new Uint8Array(row.claim_key);
 }
 
-async function connected(database: StoreDatabase, role: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: database.url, application_name: `catalogue ${role} (${database.instance})` });
-  await client.connect();
-  return client;
-}
+const linkOptions = (database: StoreDatabase, role: string): DatabaseLinkOptions => ({ url: database.url, applicationName: `catalogue ${role} (${database.instance})` });
 
 export async function openPostgresJournal(dispatch: StoreDispatch, database: StoreDatabase, events: PostgresJournalEvents): Promise<SharedJournal> {
   const started = performance.now();
-  const journal = await connected(database, 'journal');
-  const leaseClient = await connected(database, 'lease');
-  // A connection that fails later is the lease's or the appends' to notice; an unhandled 'error' would end the thread.
-  journal.on('error', () => undefined);
-  leaseClient.on('error', () => undefined);
-  await migrate(journal);
-  const claimKey = await storeRow(journal, storeSettingsOf(dispatch.options));
-  const lease = new WriterLease(leaseClient, database.instance, database.leaseSeconds, database.advertisedUrl);
+  const reachability = new Reachability((notice) => events.notice(notice));
+  const journal = new DatabaseLink(linkOptions(database, 'journal'), reachability);
+  const leaseLink = new DatabaseLink(linkOptions(database, 'lease'), reachability);
+  const claimKey = await journal.transaction(async (client) => {
+    await migrate(client);
+    return storeRow(client, storeSettingsOf(dispatch.options));
+  });
+  const lease = new WriterLease(leaseLink, database.instance, database.leaseSeconds, database.advertisedUrl);
   const follower = new JournalFollower(journal, dispatch, 0, (seq, headSeq) => {
     events.notice({ notice: 'applied', seq, headSeq });
     const changes = dispatch.takeOrderChanges();
@@ -91,7 +96,13 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
   let commit: GroupCommit | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let polling: NodeJS.Timeout | undefined;
+  let listener: ChannelListener | undefined;
   let stopped = false;
+  /** A follower back from an outage leaves the lease alone until then (performance.now()). */
+  let leaseLeftUntil = 0;
+  reachability.whenBack(() => {
+    if (commit === undefined) leaseLeftUntil = performance.now() + database.leaseSeconds * 1000;
+  });
   const serially = <T>(task: () => T | Promise<T>): Promise<T> => {
     const run = queue.then(task);
     queue = run.catch(() => undefined);
@@ -108,10 +119,10 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
   };
 
   const tryPromotion = async (): Promise<void> => {
-    if (commit !== undefined || stopped) return;
+    if (commit !== undefined || stopped || performance.now() < leaseLeftUntil) return;
     const taken = await lease.tryTake();
     if (!('takenTerm' in taken)) return;
-    await follower.unlisten().catch(() => undefined);
+    await listener?.stop();
     try {
       await becomeWriter();
     } catch (error) {
@@ -130,11 +141,17 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
     cluster = { role: 'writer', holder: database.instance };
   } else {
     cluster = { role: 'follower', holder: first.holder };
-    await follower.listen();
-    journal.on('notification', (message) => {
-      if (message.channel === LEASE_CHANNEL) void serially(tryPromotion).catch(() => undefined);
+    listener = new ChannelListener(linkOptions(database, 'listener'), {
+      channels: [JOURNAL_CHANNEL, LEASE_CHANNEL],
+      heard: (channel, payload) => {
+        if (channel === JOURNAL_CHANNEL) follower.heard(payload);
+        else void serially(tryPromotion).catch(() => undefined);
+      },
+      // Whatever was notified while the connection was down is lost: read by sequence.
+      reconnected: () => void follower.catchUp().catch(() => undefined),
+      reachability,
     });
-    await journal.query(`LISTEN ${LEASE_CHANNEL}`);
+    await listener.start();
     // The slow poll: the lease (a writer that died gives no notice), and the journal in case a notification was lost.
     polling = setInterval(() => {
       follower.catchUp().catch(() => undefined);
@@ -168,7 +185,7 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
         await commit.whenSettled();
         await lease.release().catch(() => undefined);
       }
-      await Promise.all([journal.end().catch(() => undefined), leaseClient.end().catch(() => undefined)]);
+      await Promise.all([listener?.stop(), journal.end().catch(() => undefined), leaseLink.end().catch(() => undefined)]);
     },
   };
 }

@@ -40,20 +40,13 @@ const MIGRATIONS: readonly string[] = [
   'ALTER TABLE catalogue_lease ADD COLUMN url text',
 ];
 
-/** Creates or updates the tables; safe to run from every instance at every start. */
+/** Creates or updates the tables; safe to run from every instance at every start, inside a transaction (the lock is the transaction's). */
 export async function migrate(client: ClientBase): Promise<void> {
-  await client.query('BEGIN');
-  try {
-    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...MIGRATION_LOCK]);
-    await client.query('CREATE TABLE IF NOT EXISTS catalogue_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-    const { rows } = await client.query<{ version: number }>('SELECT coalesce(max(version), 0) AS version FROM catalogue_migrations');
-    for (let version = (rows[0]?.version ?? 0) + 1; version <= MIGRATIONS.length; version++) {
-      await client.query(MIGRATIONS[version - 1] as string);
-      await client.query('INSERT INTO catalogue_migrations (version) VALUES ($1)', [version]);
-    }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
+  await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...MIGRATION_LOCK]);
+  await client.query('CREATE TABLE IF NOT EXISTS catalogue_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+  const { rows } = await client.query<{ version: number }>('SELECT coalesce(max(version), 0) AS version FROM catalogue_migrations');
+  for (let version = (rows[0]?.version ?? 0) + 1; version <= MIGRATIONS.length; version++) {
+    await client.query(MIGRATIONS[version - 1] as string);
+    await client.query('INSERT INTO catalogue_migrations (version) VALUES ($1)', [version]);
   }
 }

@@ -10,8 +10,13 @@
  * URL (CLUSTER_URL), where followers forward writes; a clean stop expires
  * the lease at once and says so on LEASE_CHANNEL, so that a follower takes
  * over without waiting for the expiry.
+ *
+ * A writer that cannot reach PostgreSQL keeps trying to renew, for as long
+ * as it takes: it cannot append meanwhile, so it acknowledges nothing, and
+ * the renewal's term says, once PostgreSQL answers, whether it is still the
+ * writer (no one took the lease, even if it expired) or not (LeaseLost).
  */
-import type { ClientBase } from 'pg';
+import type { DatabaseLink } from './database-link.js';
 
 /** The lease is someone else's now: this instance must not append, nor acknowledge anything more. */
 export class LeaseLost extends Error {
@@ -31,17 +36,15 @@ export interface LeaseHolder {
 }
 
 export class WriterLease {
-  readonly #client: ClientBase;
+  readonly #link: DatabaseLink;
   readonly #instance: string;
   readonly #seconds: number;
   readonly #url: string;
   #term = 0;
   #renewing: NodeJS.Timeout | undefined;
-  /** When the last renewal succeeded (performance.now()): past the lease's length without one, this instance stops counting itself the writer. */
-  #renewedAt = 0;
 
-  constructor(client: ClientBase, instance: string, seconds: number, url: string) {
-    this.#client = client;
+  constructor(link: DatabaseLink, instance: string, seconds: number, url: string) {
+    this.#link = link;
     this.#instance = instance;
     this.#seconds = seconds;
     this.#url = url;
@@ -53,7 +56,7 @@ export class WriterLease {
 
   /** Takes the lease if it is free: its new term, or who holds it. */
   async tryTake(): Promise<{ readonly takenTerm: number } | LeaseHolder> {
-    const taken = await this.#client.query<{ term: string }>(
+    const taken = await this.#link.query<{ term: string }>(
       `INSERT INTO catalogue_lease (id, term, holder, expires_at, url) VALUES (1, 1, $1, now() + make_interval(secs => $2), $3)
        ON CONFLICT (id) DO UPDATE SET term = catalogue_lease.term + 1, holder = excluded.holder, expires_at = excluded.expires_at, url = excluded.url
        WHERE catalogue_lease.expires_at < now()
@@ -63,7 +66,6 @@ export class WriterLease {
     const row = taken.rows[0];
     if (row !== undefined) {
       this.#term = Number(row.term);
-      this.#renewedAt = performance.now();
       return { takenTerm: this.#term };
     }
     return (await this.holder()) ?? { holder: 'nobody', term: 0, url: null, expiresIn: 0 };
@@ -71,7 +73,7 @@ export class WriterLease {
 
   /** Who holds the lease now, as the row says (undefined: never taken). */
   async holder(): Promise<LeaseHolder | undefined> {
-    const held = await this.#client.query<{ holder: string; term: string; url: string | null; expires_in: number }>(
+    const held = await this.#link.query<{ holder: string; term: string; url: string | null; expires_in: number }>(
       'SELECT holder, term, url, extract(epoch FROM expires_at - now())::float8 AS expires_in FROM catalogue_lease WHERE id = 1',
     );
     const row = held.rows[0];
@@ -81,32 +83,22 @@ export class WriterLease {
   /** A clean stop, after the last append: the lease expires now, and the followers hear of it. */
   async release(): Promise<void> {
     this.stop();
-    await this.#client.query("UPDATE catalogue_lease SET expires_at = now() - interval '1 second' WHERE id = 1 AND term = $1", [this.#term]);
-    await this.#client.query(`NOTIFY ${LEASE_CHANNEL}`);
+    await this.#link.query("UPDATE catalogue_lease SET expires_at = now() - interval '1 second' WHERE id = 1 AND term = $1", [this.#term]);
+    await this.#link.query(`NOTIFY ${LEASE_CHANNEL}`);
   }
 
-  /** Renews every third of the lease; `lost` is called once, when another instance has it or renewals failed for a whole lease. */
+  /** Renews every third of the lease; `lost` is called once, when another instance has it. */
   keep(lost: (error: LeaseLost) => void): void {
-    let done = false;
-    const give = (reason: string): void => {
-      if (done) return;
-      done = true;
-      this.stop();
-      lost(new LeaseLost(reason));
-    };
     this.#renewing = setInterval(() => {
-      if (performance.now() - this.#renewedAt > this.#seconds * 1000) {
-        give(`no renewal of the writer's lease for ${this.#seconds} s (PostgreSQL unreachable?)`);
-        return;
-      }
-      this.#client
+      this.#link
         .query('UPDATE catalogue_lease SET expires_at = now() + make_interval(secs => $1) WHERE id = 1 AND term = $2', [this.#seconds, this.#term])
         .then((renewed) => {
-          if (renewed.rowCount === 1) this.#renewedAt = performance.now();
-          else give(`the writer's lease of term ${this.#term} was taken over by another instance`);
+          if (renewed.rowCount === 1 || this.#renewing === undefined) return;
+          this.stop();
+          lost(new LeaseLost(`the writer's lease of term ${this.#term} was taken over by another instance`));
         })
         .catch(() => {
-          // Tried again at the next tick; a whole lease without success gives it up.
+          // PostgreSQL away: tried again at the next tick (the link has told the front).
         });
     }, (this.#seconds * 1000) / 3);
   }
