@@ -16,7 +16,8 @@ import { call, dataOf, listProducts, type Product } from './helpers/product-api.
 import type { RunningService } from './helpers/service.js';
 import { SHOP_ENV, adminKey, newCustomer } from './helpers/people-api.js';
 import { cardBody } from './helpers/card-processors.js';
-import type { Order } from './helpers/order-api.js';
+import { newAddress, patchOrder, placeOrder, type Order } from './helpers/order-api.js';
+import { openEvents } from './helpers/event-stream-client.js';
 import { waitFor } from './helpers/wait-for.js';
 import { converged, created, noOutcomes, outcomeProblems, secretsIn, writeUntilStopped } from './helpers/cluster-writes.js';
 
@@ -227,4 +228,42 @@ test('the shop through a follower: a customer registers, logs in, orders and pay
   t.like(dataOf<Order>(await call(writer, 'GET', `/users/me/orders/${order.id}`, undefined, customer.auth)), { status: 'paid', paymentStatus: 'paid' });
   for (const service of [writer, follower]) t.like(dataOf<{ stock: number }>(await call(service, 'GET', `/products/${productId}`)), { stock: 3 }, 'the stock taken once, seen on both');
   t.deepEqual(secretsIn([writer, follower], database), []);
+});
+
+test("order event streams on a follower: a customer's own stream and the staff's stream there get the writer's events, with the writer's ids, for changes made through either instance; a resumption on the follower after a change made on the writer misses nothing", async (t) => {
+  const database = await startPostgres(t);
+  const env = { ...clusterEnv(database), ...SHOP_ENV, JWT_SECRET: 'a-jwt-secret-shared-by-the-instances-0123' };
+  const writer = await serving(await startClusterInstance(t, env));
+  const follower = await serving(await startClusterInstance(t, env));
+  const ada = await newCustomer(follower, 'Ada');
+  const address = await newAddress(follower, ada);
+  const order = await placeOrder(follower, ada, address, [[4, 1]]);
+  const staffOnWriter = await openEvents(writer, '/orders/events?lastEventId=0', adminKey);
+  const staffOnFollower = await openEvents(follower, '/orders/events?lastEventId=0', adminKey);
+  const own = await openEvents(follower, `/users/me/orders/${order.id}/events`, ada.auth);
+  await own.waitForEvents(1);
+  const other = await placeOrder(writer, ada, address, [[3, 1]]);
+  t.is((await patchOrder(writer, other.id, { status: 'cancelled' })).status, 200, 'a change made on the writer');
+  t.is((await patchOrder(follower, order.id, { status: 'cancelled' })).status, 200, 'and one made through the follower');
+  await own.ended;
+  await staffOnWriter.waitForEvents(4);
+  await staffOnFollower.waitForEvents(4);
+  staffOnWriter.close();
+  staffOnFollower.close();
+  t.deepEqual(staffOnFollower.events, staffOnWriter.events, 'the same events, the same ids, on both instances');
+  t.deepEqual(
+    own.events.map((event) => event.event),
+    ['order', 'status', 'end'],
+    "the customer's stream on the follower: the order, its cancellation, the end",
+  );
+  const cancellation = staffOnWriter.events.find((event) => {
+    const change = JSON.parse(event.data) as { orderId: number; status: string };
+    return change.orderId === order.id && change.status === 'cancelled';
+  });
+  t.deepEqual(own.events[1], cancellation, 'its change is the one the writer numbered');
+  // Resumed on the follower from the first event: what came after, none twice.
+  const resumed = await openEvents(follower, '/orders/events', { ...adminKey, 'last-event-id': String(staffOnWriter.events[0]?.id) });
+  await resumed.waitForEvents(3);
+  resumed.close();
+  t.deepEqual(resumed.events.slice(0, 3), staffOnWriter.events.slice(1, 4));
 });
