@@ -93,6 +93,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     metrics?.journal?.(notice);
     if (cluster !== undefined) clusterNotice(log, cluster, notice, orderEvents?.publish);
     if (notice.notice === 'snapshot') log.info('journal: snapshot written', { seq: notice.seq, bytes: notice.bytes });
+    if (notice.notice === 'indexes-built') log.info('search: the text index of q is built; until now q was answered by a scan', { milliseconds: notice.milliseconds });
     if (notice.notice === 'snapshot-failed') log.error('journal: a snapshot could not be made; the journal keeps growing until the next try', { reason: notice.reason });
     if (notice.notice !== 'journal-failed') return;
     // What the store holds is no longer what the disk holds: nothing more may be acknowledged.

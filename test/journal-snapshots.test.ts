@@ -16,6 +16,7 @@ import { call, listProducts } from './helpers/product-api.js';
 import { createInTurn, flipByte, startOn, tempDir } from './helpers/journal-files.js';
 import { compactOffline, complaints, partialSnapshots, recoveryLineOf, segmentSeqs, SMALL_SNAPSHOT_BYTES, snapshotPath, snapshotSeqs } from './helpers/snapshot-files.js';
 import { waitFor } from './helpers/wait-for.js';
+import { SHOP_ENV, adminKey } from './helpers/people-api.js';
 import { readNewestSnapshot, writeSnapshot } from '../workers/journal/snapshot-file.js';
 
 const SMALL = { SNAPSHOT_BYTES: SMALL_SNAPSHOT_BYTES, LOG_LEVEL: 'info' };
@@ -39,6 +40,28 @@ async function compactedDataDir(t: ExecutionContext): Promise<{ dataDir: string;
   t.deepEqual(await service.stop(), { code: 0, signal: null });
   return { dataDir, all };
 }
+
+test.serial('the marketplace restarted from a snapshot builds the text index of q after it listens, says so, and q finds the same products before and after', async (t) => {
+  const dataDir = tempDir(t, 'journal-snapshots-shop-');
+  const env = { ...SHOP_ENV, ...SMALL };
+  const service = await serve(t, dataDir, env);
+  for (let index = 1; index <= 40; index++) {
+    const made = await call(service, 'POST', '/products', { json: { name: `Teapot ${index}`, description: 'Glazed stoneware', price: 20, category: 'kitchen', stock: 5 } }, adminKey);
+    t.is(made.status, 201, made.text);
+  }
+  await waitFor('a snapshot', () => snapshotSeqs(dataDir).length > 0);
+  const found = await call(service, 'GET', '/products?q=teap&limit=100');
+  t.deepEqual(await service.stop(), { code: 0, signal: null });
+  t.notRegex(service.stderr(), /the text index of q is built/, 'a start without a restore has nothing to build');
+
+  const again = await serve(t, dataDir, env);
+  t.not((await recoveryLineOf(again)).snapshotSeq, undefined, 'the restart began from the snapshot');
+  await waitFor('the text index built', () => /"msg":"search: the text index of q is built; until now q was answered by a scan"/.test(again.stderr()));
+  const after = await call(again, 'GET', '/products?q=teap&limit=100');
+  t.is(after.status, 200);
+  t.is(after.text, found.text, 'the same answer as before the restart');
+  t.is((JSON.parse(after.text) as { data: unknown[] }).data.length, 40);
+});
 
 test.serial('with a small SNAPSHOT_BYTES writes make a snapshot and the segments it covers go; a restart begins from it and replays only the tail', async (t) => {
   const dataDir = tempDir(t, 'journal-snapshots-');

@@ -50,6 +50,12 @@ export class StoreDispatch {
     if (this.#followingOrderChanges) this.followOrderChanges();
   }
 
+  /** Whether a restore left indexes to be built after the start (buildPendingIndexes). */
+  get indexesPending(): boolean {
+    const parts = this.#parts;
+    return parts.mode === 'marketplace' && parts.catalog.textPending;
+  }
+
   /**
    * Builds some of what a restore left for later (the text index of `q`,
    * `count` product ids of it); false once nothing is left. The answers are

@@ -155,6 +155,8 @@ export type StoreNotice =
   | { readonly notice: 'snapshot'; readonly seq: number; readonly atMs: number; readonly bytes: number }
   /** A snapshot could not be made; the journal goes on growing until the next try (the service logs it). */
   | { readonly notice: 'snapshot-failed'; readonly reason: string }
+  /** The indexes a restore left for later (the text index of `q`) are built, `milliseconds` after the start ended. */
+  | { readonly notice: 'indexes-built'; readonly milliseconds: number }
   /** The journal cannot be written: nothing more will be acknowledged, and the service must stop. */
   | { readonly notice: 'journal-failed'; readonly reason: string }
   /** DATABASE_URL, a follower: the journal is applied up to `seq`; the writer has said it appended up to `headSeq`. */

@@ -191,6 +191,11 @@ export class CatalogStore implements ProductCatalog {
     this.#highestId = state.highestId;
   }
 
+  /** Whether a restore left the text index to be built (buildText). */
+  get textPending(): boolean {
+    return this.#index.textPending;
+  }
+
   /** Builds `count` ids more of a text index a restore left for later; false once it is whole. */
   buildText(count: number): boolean {
     return this.#index.buildText(count);

@@ -199,6 +199,11 @@ export class ProductSearchIndex {
     this.#size = products.length;
   }
 
+  /** Whether a load left texts to index (buildText). */
+  get textPending(): boolean {
+    return this.#textBuiltBelow !== Infinity;
+  }
+
   /**
    * Indexes the texts of the next `count` ids that a load left for later
    * (ascending, so each gram's list is appended to); false once the text
@@ -206,7 +211,7 @@ export class ProductSearchIndex {
    * its idle turns after a restore.
    */
   buildText(count: number): boolean {
-    if (this.#textBuiltBelow === Infinity) return false;
+    if (!this.textPending) return false;
     const columns = this.#columns;
     const end = Math.min(this.#textBuiltBelow + count, columns.categoryCodes.length);
     for (let id = this.#textBuiltBelow; id < end; id++) {
