@@ -18,6 +18,7 @@ import { SHOP_ENV, adminKey, newCustomer } from './helpers/people-api.js';
 import { cardBody } from './helpers/card-processors.js';
 import { newAddress, patchOrder, placeOrder, type Order } from './helpers/order-api.js';
 import { openEvents } from './helpers/event-stream-client.js';
+import { STORE_PROTOCOL_VERSION } from '../workers/store-protocol.js';
 import { waitFor } from './helpers/wait-for.js';
 import { converged, created, noOutcomes, outcomeProblems, secretsIn, writeUntilStopped } from './helpers/cluster-writes.js';
 
@@ -86,7 +87,7 @@ test('three instances: writes through each are read back at once there, every in
 test("the writer's internal endpoint refuses a missing or wrong secret (401, 403) and runs nothing", async (t) => {
   const database = await startPostgres(t);
   const writer = await serving(await startClusterInstance(t, clusterEnv(database)));
-  const batch = JSON.stringify({ protocol: 11, commands: [{ kind: 'product.create', fields: { name: 'smuggled', description: 'no secret', price: 1 } }] });
+  const batch = JSON.stringify({ protocol: STORE_PROTOCOL_VERSION, commands: [{ kind: 'product.create', fields: { name: 'smuggled', description: 'no secret', price: 1 } }] });
   const post = (headers: Record<string, string>) => fetch(`${writer.url}/_cluster/commands`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: batch });
   const missing = await post({});
   t.is(missing.status, 401);

@@ -29,7 +29,7 @@ import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-
 import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 11;
+export const STORE_PROTOCOL_VERSION = 12;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =

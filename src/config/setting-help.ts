@@ -48,7 +48,7 @@ const HELP: Readonly<Record<SettingName, readonly [defaultValue: string, meaning
   LEASE_SECONDS: ['5', "the writer's lease with DATABASE_URL: a dead writer is replaced within about this long"],
   CLUSTER_URL: ['http://HOST:PORT/BASE_PATH', 'with DATABASE_URL, where the other instances reach this one (followers send writes to the writer there)'],
   CLUSTER_SECRET: ['none', 'with DATABASE_URL, required: the same secret (at least 32 bytes) on every instance, for the writes followers send on'],
-  SNAPSHOT_BYTES: ['67108864', 'journal bytes (at least 4096) written after the newest snapshot before the next is taken in the background; with DATA_DIR'],
+  SNAPSHOT_BYTES: ['67108864', 'journal bytes (at least 4096) written after the newest snapshot before the next is taken in the background; with DATA_DIR or DATABASE_URL'],
 };
 
 export function settingsHelp(): string {

@@ -9,6 +9,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { StoreDispatch } from '../../store-dispatch.js';
 import { replay } from '../replay.js';
+import { JournalDamage } from '../journal-reader.js';
 import type { DatabaseLink } from './database-link.js';
 import { readPostgresJournal } from './postgres-journal.js';
 
@@ -19,6 +20,7 @@ export class JournalFollower {
   readonly #link: DatabaseLink;
   readonly #dispatch: StoreDispatch;
   readonly #applied: (seq: number, headSeq: number) => void;
+  readonly #damaged: (error: JournalDamage) => void;
   #lastSeq: number;
   /** The highest sequence the writer said it appended. */
   #headSeq: number;
@@ -26,13 +28,18 @@ export class JournalFollower {
   #next: Promise<void> | undefined;
   #replayed = 0;
 
-  /** `applied` is told after every catch-up that applied something, and when the writer says it appended more. */
-  constructor(link: DatabaseLink, dispatch: StoreDispatch, lastSeq: number, applied: (seq: number, headSeq: number) => void) {
+  /**
+   * `applied` is told after every catch-up that applied something, and when
+   * the writer says it appended more; `damaged`, when the journal has a gap
+   * after what this copy applied (rows a snapshot dropped: it cannot go on).
+   */
+  constructor(link: DatabaseLink, dispatch: StoreDispatch, lastSeq: number, applied: (seq: number, headSeq: number) => void, damaged: (error: JournalDamage) => void) {
     this.#link = link;
     this.#dispatch = dispatch;
     this.#lastSeq = lastSeq;
     this.#headSeq = lastSeq;
     this.#applied = applied;
+    this.#damaged = damaged;
   }
 
   get lastSeq(): number {
@@ -76,10 +83,15 @@ export class JournalFollower {
 
   async #applyNew(): Promise<void> {
     const before = this.#lastSeq;
-    for await (const page of readPostgresJournal(this.#link, this.#lastSeq)) {
-      this.#replayed += replay(this.#dispatch, page);
-      const last = page.at(-1);
-      if (last !== undefined) this.#lastSeq = last.firstSeq + last.commands.length - 1;
+    try {
+      for await (const page of readPostgresJournal(this.#link, this.#lastSeq)) {
+        this.#replayed += replay(this.#dispatch, page);
+        const last = page.at(-1);
+        if (last !== undefined) this.#lastSeq = last.firstSeq + last.commands.length - 1;
+      }
+    } catch (error) {
+      if (error instanceof JournalDamage) this.#damaged(error);
+      throw error;
     }
     if (this.#lastSeq > this.#headSeq) this.#headSeq = this.#lastSeq;
     if (this.#lastSeq !== before) this.#applied(this.#lastSeq, this.#headSeq);

@@ -23,7 +23,7 @@ import type pg from 'pg';
 import type { ClusterStart, RecoverySummary, StoreDatabase, StoreNotice, StoreResult, StoreCommand } from '../../store-protocol.js';
 import type { StoreDispatch } from '../../store-dispatch.js';
 import { GroupCommit, type FlushObserver } from '../group-commit.js';
-import { finishChargesLeftOut } from '../open-journal.js';
+import { DEFAULT_SNAPSHOT_BYTES, finishChargesLeftOut } from '../open-journal.js';
 import { SettingsMismatch, settingsDifference, storeSettingsOf, type StoreSettings } from '../store-settings-file.js';
 import { migrate } from './postgres-schema.js';
 import { PostgresAppender } from './postgres-journal.js';
@@ -33,6 +33,8 @@ import { JOURNAL_CHANNEL } from './postgres-journal.js';
 import { ChannelListener } from './channel-listener.js';
 import { DatabaseLink, Reachability, type DatabaseLinkOptions } from './database-link.js';
 import { CommandForwarder } from './command-forwarder.js';
+import { PostgresCompaction } from './postgres-compaction.js';
+import { readNewestPostgresSnapshot } from './postgres-snapshots.js';
 import { runOnFollower } from './follower-batches.js';
 
 export interface PostgresJournalEvents extends FlushObserver {
@@ -79,11 +81,23 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
     return storeRow(client, storeSettingsOf(dispatch.options));
   });
   const lease = new WriterLease(leaseLink, database.instance, database.leaseSeconds, database.advertisedUrl);
-  const follower = new JournalFollower(journal, dispatch, 0, (seq, headSeq) => {
-    events.notice({ notice: 'applied', seq, headSeq });
-    const changes = dispatch.takeOrderChanges();
-    if (changes !== undefined) events.notice({ notice: 'order-changes', changes });
-  });
+  const snapshot = await readNewestPostgresSnapshot(journal);
+  if (snapshot !== undefined) dispatch.restoreState(snapshot.state);
+  let listening = false;
+  const follower = new JournalFollower(
+    journal,
+    dispatch,
+    snapshot?.seq ?? 0,
+    (seq, headSeq) => {
+      events.notice({ notice: 'applied', seq, headSeq });
+      const changes = dispatch.takeOrderChanges();
+      if (changes !== undefined) events.notice({ notice: 'order-changes', changes });
+    },
+    // At the start, damage stops the start (exit code 2); later, the service (this copy cannot go on).
+    (damage) => {
+      if (listening) events.failed(damage);
+    },
+  );
   await follower.catchUp();
   const forwarder = new CommandForwarder({
     secret: database.clusterSecret,
@@ -94,6 +108,7 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
   });
 
   let commit: GroupCommit | undefined;
+  let compaction: PostgresCompaction | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let polling: NodeJS.Timeout | undefined;
   let listener: ChannelListener | undefined;
@@ -114,7 +129,16 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
     clearInterval(polling);
     await follower.catchUp();
     lease.keep((error) => events.leaseLost(error));
-    commit = new GroupCommit(dispatch, new PostgresAppender(journal, () => lease.term), follower.lastSeq, events);
+    const sizes = { afterBytes: dispatch.options.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES, snapshotBytes: snapshot?.bytes ?? 0 };
+    const compactor = new PostgresCompaction(dispatch.options, database.url, database.instance, sizes, (notice) => events.notice(notice));
+    compaction = compactor;
+    commit = new GroupCommit(dispatch, new PostgresAppender(journal, () => lease.term), follower.lastSeq, {
+      flushed: (seq, commands, bytes, seconds) => {
+        events.flushed(seq, commands, bytes, seconds);
+        compactor.afterFlush(seq, bytes);
+      },
+      failed: (error) => events.failed(error),
+    });
     return { chargesReleased: finishChargesLeftOut(dispatch, commit) };
   };
 
@@ -159,12 +183,13 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
     }, (database.leaseSeconds * 1000) / 4);
   }
 
+  listening = true;
   return {
     claimKey,
     cluster,
     summary: {
-      snapshotSeq: undefined,
-      snapshotAtMs: undefined,
+      snapshotSeq: snapshot?.seq,
+      snapshotAtMs: snapshot?.atMs,
       replayed: follower.replayed,
       lastSeq: follower.lastSeq,
       milliseconds: Math.round(performance.now() - started),
@@ -185,6 +210,7 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
         await commit.whenSettled();
         await lease.release().catch(() => undefined);
       }
+      await compaction?.stop();
       await Promise.all([listener?.stop(), journal.end().catch(() => undefined), leaseLink.end().catch(() => undefined)]);
     },
   };

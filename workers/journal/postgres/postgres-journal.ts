@@ -63,19 +63,23 @@ export class PostgresAppender implements JournalAppender {
   }
 }
 
-/** The journal after `afterSeq`, a page at a time, checked to be contiguous: a gap is damage. */
-export async function* readPostgresJournal(link: DatabaseLink, afterSeq: number): AsyncGenerator<JournalBatch[]> {
+/** The journal after `afterSeq` (up to `upToSeq`, a flush's last), a page at a time, checked to be contiguous: a gap is damage. */
+export async function* readPostgresJournal(link: DatabaseLink, afterSeq: number, upToSeq = Number.MAX_SAFE_INTEGER): AsyncGenerator<JournalBatch[]> {
   let last = afterSeq;
   for (;;) {
     const { rows } = await link.query<{ first_seq: string; last_seq: string; payload: string }>(
-      'SELECT first_seq, last_seq, payload FROM catalogue_journal WHERE first_seq > $1 ORDER BY first_seq LIMIT $2',
-      [last, PAGE_ROWS],
+      'SELECT first_seq, last_seq, payload FROM catalogue_journal WHERE first_seq > $1 AND last_seq <= $2 ORDER BY first_seq LIMIT $3',
+      [last, upToSeq, PAGE_ROWS],
     );
     if (rows.length === 0) return;
     const page: JournalBatch[] = [];
     for (const row of rows) {
       const first = Number(row.first_seq);
-      if (first !== last + 1) throw new JournalDamage(`catalogue_journal jumps from command ${last} to ${first}: rows are missing; restore the database from a backup`);
+      if (first !== last + 1) {
+        throw new JournalDamage(
+          `catalogue_journal jumps from command ${last} to ${first}: rows are missing (an instance more than a snapshot behind finds them dropped, and a restart loads the newest snapshot; otherwise restore the database from a backup)`,
+        );
+      }
       page.push(...parsePayload(row.payload));
       last = Number(row.last_seq);
     }

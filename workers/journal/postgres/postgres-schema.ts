@@ -14,6 +14,9 @@
  * - catalogue_journal: one row per flush, `first_seq` to `last_seq`, the
  *   flush's payload (journal-entries.ts) and the term of the writer that
  *   appended it.
+ * - catalogue_snapshots (migration 5): the store after command `seq`, as
+ *   v8 serialises { seq, atMs, state } (snapshot-file.ts says why v8), the
+ *   newest only; a joining instance starts from it (postgres-snapshots.ts).
  */
 import type { ClientBase } from 'pg';
 
@@ -38,6 +41,11 @@ const MIGRATIONS: readonly string[] = [
      payload text NOT NULL,
      CHECK (last_seq >= first_seq))`,
   'ALTER TABLE catalogue_lease ADD COLUMN url text',
+  `CREATE TABLE catalogue_snapshots (
+     seq bigint PRIMARY KEY,
+     at_ms bigint NOT NULL,
+     payload bytea NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT now())`,
 ];
 
 /** Creates or updates the tables; safe to run from every instance at every start, inside a transaction (the lock is the transaction's). */

@@ -1,0 +1,69 @@
+/**
+ * When the writer snapshots, with DATABASE_URL (compaction.ts is the same
+ * for DATA_DIR): once the journal it appended since the newest snapshot
+ * passes SNAPSHOT_BYTES (or that snapshot's size, whichever is larger), it
+ * hands the compactor thread (postgres-compactor.ts) the sequence of its last
+ * flush. The store thread never waits; the writer goes on appending meanwhile.
+ */
+import { Worker } from 'node:worker_threads';
+import type { StoreNotice, StoreWorkerData } from '../../store-protocol.js';
+import type { PostgresCompactorAnswer, PostgresCompactorData } from './postgres-compactor.js';
+
+/** Built beside the store worker: dist/postgres-compactor.js (build/workers/journal/postgres/ in the tests). */
+const COMPACTOR = new URL('./postgres-compactor.js', import.meta.url);
+
+export class PostgresCompaction {
+  readonly #data: Omit<PostgresCompactorData, 'upToSeq'>;
+  readonly #afterBytes: number;
+  readonly #notify: (notice: StoreNotice) => void;
+  #snapshotBytes: number;
+  #bytesSinceSnapshot = 0;
+  #compactor: Worker | undefined;
+  /** After a failed try, the journal must grow by another threshold before the next. */
+  #notBefore = 0;
+
+  constructor(store: StoreWorkerData, url: string, instance: string, sizes: { readonly afterBytes: number; readonly snapshotBytes: number }, notify: (notice: StoreNotice) => void) {
+    this.#data = { store, url, instance };
+    this.#afterBytes = sizes.afterBytes;
+    this.#snapshotBytes = sizes.snapshotBytes;
+    this.#notify = notify;
+  }
+
+  /** After an append of `bytes` that put every command up to `lastSeq` in PostgreSQL. */
+  afterFlush(lastSeq: number, bytes: number): void {
+    this.#bytesSinceSnapshot += bytes;
+    const written = this.#bytesSinceSnapshot;
+    if (this.#compactor !== undefined || written < Math.max(this.#afterBytes, this.#snapshotBytes) || written < this.#notBefore) return;
+    const compactor = new Worker(COMPACTOR, { workerData: { ...this.#data, upToSeq: lastSeq } satisfies PostgresCompactorData });
+    this.#compactor = compactor;
+    let answered = false;
+    const failed = (reason: string): void => {
+      this.#notBefore = this.#bytesSinceSnapshot + Math.max(this.#afterBytes, this.#snapshotBytes);
+      this.#notify({ notice: 'snapshot-failed', reason });
+    };
+    compactor.once('message', (answer: PostgresCompactorAnswer) => {
+      answered = true;
+      if ('failed' in answer) {
+        failed(answer.failed);
+        return;
+      }
+      this.#bytesSinceSnapshot -= written;
+      this.#snapshotBytes = answer.bytes;
+      this.#notBefore = 0;
+      this.#notify({ notice: 'snapshot', seq: answer.seq, atMs: answer.atMs, bytes: answer.bytes });
+    });
+    compactor.once('error', (error) => {
+      answered = true;
+      failed(error.message);
+    });
+    compactor.once('exit', (code) => {
+      this.#compactor = undefined;
+      if (!answered) failed(`the compactor exited with code ${code} before it answered`);
+    });
+  }
+
+  /** A clean stop: a snapshot under way is given up (its transaction is rolled back with its connection). */
+  async stop(): Promise<void> {
+    await this.#compactor?.terminate();
+  }
+}

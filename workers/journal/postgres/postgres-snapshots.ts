@@ -1,0 +1,45 @@
+/**
+ * Snapshots in PostgreSQL (DATABASE_URL): a row of catalogue_snapshots
+ * holds the store after command `seq`, as v8 serialises { seq, atMs, state }
+ * (the same payload as a snapshot file under DATA_DIR, without the file's
+ * frame: PostgreSQL keeps the bytes whole). A start loads the newest and
+ * reads the journal after it.
+ *
+ * A new snapshot replaces the older ones, and the journal rows that the
+ * older one covered go with them: the rows between the two snapshots stay,
+ * so that a follower up to one snapshot's worth of journal behind still
+ * finds every row it needs. One further behind finds a gap, and stops
+ * (journal-follower.ts): a restart loads the newest snapshot.
+ */
+import type pg from 'pg';
+import { deserialize, serialize } from 'node:v8';
+import { JournalDamage } from '../journal-reader.js';
+import type { Snapshot } from '../snapshot-file.js';
+import type { DatabaseLink } from './database-link.js';
+
+/** The newest snapshot, or undefined when there is none; one v8 cannot read is JournalDamage. */
+export async function readNewestPostgresSnapshot(link: DatabaseLink, atMostSeq = Number.MAX_SAFE_INTEGER): Promise<(Snapshot & { readonly bytes: number }) | undefined> {
+  const { rows } = await link.query<{ seq: string; payload: Buffer }>('SELECT seq, payload FROM catalogue_snapshots WHERE seq <= $1 ORDER BY seq DESC LIMIT 1', [atMostSeq]);
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  const seq = Number(row.seq);
+  let snapshot: Partial<Snapshot>;
+  try {
+    snapshot = deserialize(row.payload) as Partial<Snapshot>;
+  } catch (error) {
+    throw new JournalDamage(`the snapshot of command ${seq} in catalogue_snapshots cannot be read (${(error as Error).message}); restore the database from a backup`);
+  }
+  if (snapshot.seq !== seq || typeof snapshot.atMs !== 'number') throw new JournalDamage(`the snapshot of command ${seq} in catalogue_snapshots says it is of command ${String(snapshot.seq)}; restore the database from a backup`);
+  return { seq, atMs: snapshot.atMs, state: snapshot.state, bytes: row.payload.length };
+}
+
+/** Writes `snapshot` and drops what the one before it covered, in one transaction (the caller's); answers its size in bytes. */
+export async function writePostgresSnapshot(client: pg.ClientBase, snapshot: Snapshot): Promise<number> {
+  const payload = serialize(snapshot);
+  const { rows } = await client.query<{ seq: string | null }>('SELECT max(seq) AS seq FROM catalogue_snapshots WHERE seq < $1', [snapshot.seq]);
+  const previous = rows[0]?.seq ?? null;
+  await client.query('INSERT INTO catalogue_snapshots (seq, at_ms, payload) VALUES ($1, $2, $3) ON CONFLICT (seq) DO NOTHING', [snapshot.seq, snapshot.atMs, payload]);
+  await client.query('DELETE FROM catalogue_snapshots WHERE seq < $1', [snapshot.seq]);
+  if (previous !== null) await client.query('DELETE FROM catalogue_journal WHERE last_seq <= $1', [previous]);
+  return payload.length;
+}
