@@ -26,10 +26,9 @@ import { GroupCommit, type FlushObserver } from '../group-commit.js';
 import { DEFAULT_SNAPSHOT_BYTES, finishChargesLeftOut } from '../open-journal.js';
 import { SettingsMismatch, settingsDifference, storeSettingsOf, type StoreSettings } from '../store-settings-file.js';
 import { migrate } from './postgres-schema.js';
-import { PostgresAppender } from './postgres-journal.js';
+import { JOURNAL_CHANNEL, PostgresAppender } from './postgres-journal.js';
 import { LEASE_CHANNEL, LeaseLost, WriterLease } from './writer-lease.js';
 import { JournalFollower } from './journal-follower.js';
-import { JOURNAL_CHANNEL } from './postgres-journal.js';
 import { ChannelListener } from './channel-listener.js';
 import { DatabaseLink, Reachability, type DatabaseLinkOptions } from './database-link.js';
 import { CommandForwarder } from './command-forwarder.js';
@@ -83,7 +82,7 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
   const lease = new WriterLease(leaseLink, database.instance, database.leaseSeconds, database.advertisedUrl);
   const snapshot = await readNewestPostgresSnapshot(journal);
   if (snapshot !== undefined) dispatch.restoreState(snapshot.state);
-  let listening = false;
+  let serving = false;
   const follower = new JournalFollower(
     journal,
     dispatch,
@@ -95,7 +94,7 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
     },
     // At the start, damage stops the start (exit code 2); later, the service (this copy cannot go on).
     (damage) => {
-      if (listening) events.failed(damage);
+      if (serving) events.failed(damage);
     },
   );
   await follower.catchUp();
@@ -183,7 +182,7 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
     }, (database.leaseSeconds * 1000) / 4);
   }
 
-  listening = true;
+  serving = true;
   return {
     claimKey,
     cluster,
