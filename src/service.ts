@@ -156,6 +156,7 @@ function clusterNotice(log: Logger, cluster: ClusterStatus, notice: StoreNotice,
   else if (notice.notice === 'order-changes') publish?.(notice.changes);
   // A secret or a version that differs between instances: every write through this one fails until it is fixed.
   else if (notice.notice === 'forward-refused') log.error('the writer refused a forwarded write: CLUSTER_SECRET or the version differs between instances', { status: notice.status });
+  else if (notice.notice === 'forward-lost') log.warn('a write sent on to the writer got no answer: it may have been applied (503 WRITER_LOST)', { reason: notice.reason });
   else if (notice.notice === 'database-unreachable') log.error('PostgreSQL does not answer: writes are refused (503) until it does; reads go on from this copy', { reason: notice.reason });
   else if (notice.notice === 'database-reachable') log.info('PostgreSQL answers again: writes are taken', { afterSeconds: Math.round(notice.afterSeconds * 10) / 10 });
 }

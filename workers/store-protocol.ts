@@ -165,6 +165,8 @@ export type StoreNotice =
   | { readonly notice: 'forwarded'; readonly commands: number }
   /** DATABASE_URL, a follower: the writer's endpoint refused this instance (`status`: 401, 403, 409), a setting that differs between instances. */
   | { readonly notice: 'forward-refused'; readonly status: number }
+  /** DATABASE_URL, a follower: a forward reached the writer and no answer came back (`reason`); its client was told it may have been applied. */
+  | { readonly notice: 'forward-lost'; readonly reason: string }
   /** DATABASE_URL: this follower took the writer's lease with `term` and is the writer from now on, with the journal applied up to `seq`. */
   | { readonly notice: 'promoted'; readonly term: number; readonly seq: number }
   /** DATABASE_URL: PostgreSQL stopped answering this instance (`reason`, the driver's words): writes are refused, reads go on. */

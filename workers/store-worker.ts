@@ -103,7 +103,7 @@ async function answerShared(posted: unknown, shared: SharedJournal): Promise<Sto
   try {
     if (commit === undefined) {
       // A forwarded batch is never forwarded again: the follower that sent it asks the lease who writes now.
-      if (forwarded) return { notWriter: 'this instance follows; it is not the writer' };
+      if (forwarded) return { notWriter: 'this instance is not the writer: it follows, or has handed over' };
       return pack(await shared.runOnFollower(readableCommands(posted)));
     }
     if (!forwarded) return answer(posted, commit);

@@ -12,29 +12,32 @@ export interface Outcomes {
   readonly acknowledged: Map<string, number>;
   /** 503 saying nothing was applied, with Retry-After (WRITER_UNAVAILABLE, JOURNAL_UNAVAILABLE). */
   readonly notApplied: Set<string>;
-  /** WRITER_LOST, or no answer: applied or not, once at most. */
-  readonly unknown: Set<string>;
+  /** WRITER_LOST, or no answer: applied or not, once at most; with what came instead of an answer. */
+  readonly unknown: Map<string, string>;
   /** The messages of the 503s that said nothing was applied, each once. */
   readonly refusals: Set<string>;
   readonly unexpected: string[];
 }
 
-export const noOutcomes = (): Outcomes => ({ acknowledged: new Map(), notApplied: new Set(), unknown: new Set(), refusals: new Set(), unexpected: [] });
+export const noOutcomes = (): Outcomes => ({ acknowledged: new Map(), notApplied: new Set(), unknown: new Map(), refusals: new Set(), unexpected: [] });
 
 /** POSTs `<label>-<n>` products through `service` until `control.stopped`, recording each answer in `outcomes`. */
 export async function writeUntilStopped(service: RunningService, label: string, control: { stopped: boolean }, outcomes: Outcomes): Promise<void> {
   for (let n = 0; !control.stopped; n++) {
     const name = `${label}-${n}`;
-    const response = await call(service, 'POST', '/products', { json: { name, description: 'cluster writes', price: 1 } }).catch(() => undefined);
-    if (response === undefined) outcomes.unknown.add(name);
+    const response = await call(service, 'POST', '/products', { json: { name, description: 'cluster writes', price: 1 } }).catch((error: unknown) => {
+      outcomes.unknown.set(name, `no answer: ${String(error)}`);
+      return undefined;
+    });
+    if (response === undefined) continue;
     else if (response.status === 201) outcomes.acknowledged.set(name, dataOf<{ id: number }>(response).id);
     else if (response.status === 503 && response.text.includes('nothing was applied') && response.headers.get('retry-after') !== null) {
       outcomes.notApplied.add(name);
       outcomes.refusals.add(String((JSON.parse(response.text) as { error?: unknown }).error));
-    } else if (response.status === 503 && response.text.includes('may have been applied')) outcomes.unknown.add(name);
+    } else if (response.status === 503 && response.text.includes('may have been applied')) outcomes.unknown.set(name, response.text);
     else outcomes.unexpected.push(`${name}: ${response.status} ${response.text}`);
     // A client told to wait does so a little (not the whole Retry-After: the tests measure how soon writes are taken again).
-    if (response?.status === 503) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (response.status === 503) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

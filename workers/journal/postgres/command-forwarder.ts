@@ -25,7 +25,7 @@ import type { LeaseHolder } from './writer-lease.js';
 
 export type ForwardOutcome = ({ readonly kind: 'answered' } & ForwardedAnswer) | { readonly kind: 'unavailable'; readonly code: ClusterStoreError };
 
-type Attempt = ({ readonly kind: 'answered' } & ForwardedAnswer) | { readonly kind: 'not-delivered' } | { readonly kind: 'refused'; readonly status: number } | { readonly kind: 'lost' };
+type Attempt = ({ readonly kind: 'answered' } & ForwardedAnswer) | { readonly kind: 'not-delivered' } | { readonly kind: 'refused'; readonly status: number } | { readonly kind: 'lost'; readonly reason: string };
 
 /** How long a forward looks for a writer that takes it before it answers WRITER_UNAVAILABLE: a clean hand-over fits well within it. */
 const FIND_WRITER_MS = 1500;
@@ -45,6 +45,8 @@ export interface ForwarderParts {
   readonly answerTimeoutMs: number;
   /** The writer's endpoint refused this instance (401, 403, 409): a setting that differs, for the service to log. */
   readonly refused: (status: number) => void;
+  /** A forward reached a writer and no answer came back (`reason`): its commands may have run. */
+  readonly lost: (reason: string) => void;
 }
 
 /** The writer's answer, checked: it came over the network. */
@@ -65,13 +67,13 @@ function judge(response: IncomingMessage, bytes: Buffer, count: number): Attempt
   const status = response.statusCode ?? 0;
   if (status === 200) {
     const answer = readAnswer(bytes, count);
-    return answer === undefined ? { kind: 'lost' } : { kind: 'answered', ...answer };
+    return answer === undefined ? { kind: 'lost', reason: 'an answer that is not {seq, results}' } : { kind: 'answered', ...answer };
   }
   // 421: the instance at that address is not the writer (any more, or not yet); it ran nothing.
   if (status === 421) return { kind: 'not-delivered' };
   // Refusals that come before anything runs: the secret, the protocol, a busy store.
   if (status === 400 || status === 401 || status === 403 || status === 409 || status === 413 || status === 503) return { kind: 'refused', status };
-  return { kind: 'lost' };
+  return { kind: 'lost', reason: `status ${status}` };
 }
 
 function post(url: string, body: string, secret: string, count: number, timeoutMs: number): Promise<Attempt> {
@@ -91,9 +93,9 @@ function post(url: string, body: string, secret: string, count: number, timeoutM
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => resolve(judge(response, Buffer.concat(chunks), count)));
-        response.on('error', () => resolve({ kind: 'lost' }));
+        response.on('error', (error) => resolve({ kind: 'lost', reason: `the answer broke off: ${error.message}` }));
         response.on('close', () => {
-          if (!response.complete) resolve({ kind: 'lost' });
+          if (!response.complete) resolve({ kind: 'lost', reason: 'the answer broke off' });
         });
       },
     );
@@ -105,7 +107,7 @@ function post(url: string, body: string, secret: string, count: number, timeoutM
       });
     });
     request.on('timeout', () => request.destroy(new Error('timed out')));
-    request.on('error', () => resolve(connected ? { kind: 'lost' } : { kind: 'not-delivered' }));
+    request.on('error', (error) => resolve(connected ? { kind: 'lost', reason: `after the connection was made: ${error.message}` } : { kind: 'not-delivered' }));
     request.end(body);
   });
 }
@@ -160,6 +162,7 @@ export class CommandForwarder {
       case 'answered':
         return attempt;
       case 'lost':
+        this.#parts.lost(attempt.reason);
         return { kind: 'unavailable', code: 'WRITER_LOST' };
       case 'refused':
         if (attempt.status !== 503) this.#parts.refused(attempt.status);

@@ -47,7 +47,7 @@ export interface SharedJournal {
   readonly claimKey: Uint8Array;
   readonly summary: RecoverySummary;
   readonly cluster: ClusterStart;
-  /** The writer's group commit; undefined while this instance follows. */
+  /** The writer's group commit; undefined while this instance follows, and once it has handed over. */
   readonly commit: GroupCommit | undefined;
   /** Runs `task` after every task given before it has finished (batches, a promotion, the hand-over). */
   serially<T>(task: () => T | Promise<T>): Promise<T>;
@@ -104,6 +104,7 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
     writer: () => lease.holder(),
     answerTimeoutMs: database.leaseSeconds * 1000,
     refused: (status) => events.notice({ notice: 'forward-refused', status }),
+    lost: (reason) => events.notice({ notice: 'forward-lost', reason }),
   });
 
   let commit: GroupCommit | undefined;
@@ -196,8 +197,10 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
       chargesReleased,
       ...(commit === undefined ? {} : { term: lease.term }),
     },
+    // After the hand-over this instance writes no more: a batch that reaches it then (a forward in
+    // flight at the stop) is not the writer's to run, and its follower sends it to the next writer.
     get commit() {
-      return commit;
+      return stopped ? undefined : commit;
     },
     serially,
     runOnFollower: (commands) =>
