@@ -15,7 +15,7 @@ export const WRITER_RETRY_AFTER_SECONDS = 2;
 export const CLUSTER_ERRORS = {
   WRITER_UNAVAILABLE: {
     status: 503,
-    message: 'No writer instance is reachable (one is taking over); nothing was applied. Retry shortly',
+    message: 'No writer instance took the write (one is taking over, or the database is away); nothing was applied. Retry shortly',
     headers: ['retry-after', String(WRITER_RETRY_AFTER_SECONDS)],
   },
   WRITER_LOST: {
