@@ -20,7 +20,7 @@ import { newAddress, patchOrder, placeOrder, type Order } from './helpers/order-
 import { openEvents } from './helpers/event-stream-client.js';
 import { STORE_PROTOCOL_VERSION } from '../workers/store-protocol.js';
 import { waitFor } from './helpers/wait-for.js';
-import { converged, created, noOutcomes, outcomeProblems, secretsIn, writeUntilStopped } from './helpers/cluster-writes.js';
+import { converged, created, noOutcomes, outcomeProblems, secretsIn, writeUntilStopped, writersSwitch } from './helpers/cluster-writes.js';
 
 const LEASE_SECONDS = 2;
 
@@ -112,7 +112,7 @@ test.serial('kill -9 the writer under 50 writers through the followers: a follow
   const services = await threeInstances(t, database);
   const [writer, ...followers] = services as [RunningService, RunningService, RunningService];
   const outcomes = noOutcomes();
-  const control = { stopped: false };
+  const control = writersSwitch(t);
   const writing = Promise.all(Array.from({ length: 50 }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `w${index}`, control, outcomes)));
   // Some writes acknowledged first (a fixed pause was too short on a busy machine, where the first forwards wait for their connections).
   await waitFor('writes acknowledged before the kill', () => outcomes.acknowledged.size >= 20);
@@ -144,7 +144,7 @@ test.serial('split brain under load: the writer paused (SIGSTOP) past its lease 
   const services = await threeInstances(t, database);
   const [writer, ...followers] = services as [RunningService, RunningService, RunningService];
   const outcomes = noOutcomes();
-  const control = { stopped: false };
+  const control = writersSwitch(t);
   const writing = Promise.all(Array.from({ length: 20 }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `s${index}`, control, outcomes)));
   await waitFor('writes acknowledged before the pause', () => outcomes.acknowledged.size >= 20);
   writer.child.kill('SIGSTOP');
@@ -176,7 +176,7 @@ test.serial('SIGTERM to the writer hands its lease over at once: a follower writ
   const [writer, ...followers] = services as [RunningService, RunningService, RunningService];
   const ids = [await created(followers[0], 'before'), await created(followers[1], 'before too')];
   const outcomes = noOutcomes();
-  const control = { stopped: false };
+  const control = writersSwitch(t);
   const writing = Promise.all(Array.from({ length: 10 }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `h${index}`, control, outcomes)));
   await new Promise((resolve) => setTimeout(resolve, 200));
   const askedAt = performance.now();

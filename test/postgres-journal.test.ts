@@ -15,6 +15,7 @@ import { WriteCounter } from './helpers/crash-rounds.js';
 import { seededRandom } from './helpers/fuzz-requests.js';
 import { tempDir } from './helpers/journal-files.js';
 import { waitFor } from './helpers/wait-for.js';
+import { writersSwitch } from './helpers/cluster-writes.js';
 
 const LEASE_SECONDS = 2;
 
@@ -65,7 +66,7 @@ async function failover(t: ExecutionContext, database: Postgres, workloadSeed: n
   t.like(await healthOf(follower.url), { role: 'follower' }, 'a follower listens while the writer lives');
 
   const writes = new WriteCounter();
-  const control = { stopped: false };
+  const control = writersSwitch(t);
   const loading = workload.load(writer, control, writes);
   // Some writes acknowledged first, however busy the machine.
   await waitFor('writes acknowledged before the kill', () => writes.acknowledged >= 20);

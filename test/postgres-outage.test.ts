@@ -14,7 +14,7 @@ import test from 'ava';
 import { healthOf, serving, startClusterInstance, startPostgres, type ClusterHealth, type Postgres } from './helpers/postgres-cluster.js';
 import { call } from './helpers/product-api.js';
 import type { RunningService } from './helpers/service.js';
-import { converged, noOutcomes, outcomeProblems, secretsIn, writeUntilStopped } from './helpers/cluster-writes.js';
+import { converged, noOutcomes, outcomeProblems, secretsIn, writeUntilStopped, writersSwitch } from './helpers/cluster-writes.js';
 import { waitFor } from './helpers/wait-for.js';
 import { DatabaseLink, Reachability } from '../workers/journal/postgres/database-link.js';
 import { PostgresAppender } from '../workers/journal/postgres/postgres-journal.js';
@@ -46,7 +46,7 @@ test.serial('PostgreSQL stopped for longer than the lease, then started: writes 
   const follower = await serving(await startClusterInstance(t, clusterEnv(database)));
   const services = [writer, follower];
   const outcomes = noOutcomes();
-  const control = { stopped: false };
+  const control = writersSwitch(t);
   const writing = Promise.all(Array.from({ length: 20 }, (_, index) => writeUntilStopped(services[index % 2] as RunningService, `o${index}`, control, outcomes)));
   await waitFor('writes acknowledged before the outage', () => outcomes.acknowledged.size >= 20);
 

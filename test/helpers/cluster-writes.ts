@@ -4,6 +4,7 @@
  * promises; and the checks after: every acknowledged write there once,
  * nothing refused as not applied there, every instance showing one list.
  */
+import type { ExecutionContext } from 'ava';
 import { TEST_CLUSTER_SECRET, type Postgres } from './postgres-cluster.js';
 import { call, dataOf, listProducts, type Product } from './product-api.js';
 import type { RunningService } from './service.js';
@@ -73,3 +74,12 @@ export async function converged(services: readonly RunningService[], withinMs = 
 /** The cluster secret or the database password, wherever an instance's output shows one. */
 export const secretsIn = (services: readonly RunningService[], database: Postgres): string[] =>
   services.flatMap((service) => [TEST_CLUSTER_SECRET, new URL(database.url).password].filter((secret) => service.stderr().includes(secret)));
+
+/** The writers' switch: turned off by the test, or by its teardown when it failed half-way (writers left looping would keep the process from exiting). */
+export function writersSwitch(t: ExecutionContext): { stopped: boolean } {
+  const control = { stopped: false };
+  t.teardown(() => {
+    control.stopped = true;
+  });
+  return control;
+}
