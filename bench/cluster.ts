@@ -32,12 +32,13 @@
  * the other core. A fresh database for every window; medians of the rounds.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { appendFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { CLUSTER_SECRET, freePort, startBenchPostgres, type BenchPostgres } from './bench-postgres.js';
+import { startBenchPostgres, type BenchPostgres } from './bench-postgres.js';
+import { failoverRounds, type FailoverRound } from './cluster-failover.js';
+import { withCluster, type Cluster } from './cluster-members.js';
 import { CASES, journalCounters, median, type Case, type JournalCounters } from './journal-cases.js';
 import { measure, type LoadSettings, type Measurement } from './load.js';
 import type { LoadPlan } from './load-plan.js';
@@ -45,7 +46,7 @@ import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } 
 import { describeMachine } from './proc-stats.js';
 import { fixed, integer, ratio, share, table } from './report-format.js';
 import { readScriptOptions } from './script-options.js';
-import { SERVERS, startServer, type RunningServer, type ServerDefinition } from './servers.js';
+import type { RunningServer } from './servers.js';
 
 const RESULTS = fileURLToPath(new URL('RESULTS.md', import.meta.url));
 const LAG_PROBE = fileURLToPath(new URL('lag-probe-client.js', import.meta.url));
@@ -92,79 +93,6 @@ const options = {
   control: read.flag('--control'),
   write: read.flag('--write'),
 };
-
-interface ClusterHealth {
-  readonly role: string;
-  readonly appliedSeq: number;
-}
-
-async function health(url: string): Promise<ClusterHealth | undefined> {
-  try {
-    const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1_000) });
-    return (await response.json()) as ClusterHealth;
-  } catch {
-    return undefined;
-  }
-}
-
-async function until(what: string, withinMs: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** One instance of the service on `databaseUrl`, on a port of its own that it advertises. */
-async function startMember(base: ServerDefinition, databaseUrl: string, port: number, placement: Placement, role: 'writer' | 'follower', leaseSeconds?: number): Promise<RunningServer> {
-  const definition: ServerDefinition = {
-    ...base,
-    name: `${base.name}-${role}`,
-    args: ['dist/main.js', '--port', String(port)],
-    env: { ...base.env, DATABASE_URL: databaseUrl, CLUSTER_URL: `http://127.0.0.1:${port}`, CLUSTER_SECRET, ...(leaseSeconds === undefined ? {} : { LEASE_SECONDS: String(leaseSeconds) }) },
-  };
-  const server = await startServer(definition, placement);
-  await until(`${definition.name} on :${port} to be the ${role}`, 20_000, async () => (await health(server.url))?.role === role);
-  return server;
-}
-
-interface Cluster {
-  readonly writer: RunningServer;
-  readonly followers: readonly RunningServer[];
-  stop(): Promise<void>;
-}
-
-/** Runs `work` on a fresh cluster and stops it; a failure carries what the instances printed on stderr. */
-async function withCluster<T>(testCase: Case, followers: number, postgres: BenchPostgres, placement: Placement, work: (cluster: Cluster) => Promise<T>): Promise<T> {
-  const cluster = await startCluster(testCase, followers, postgres, placement);
-  try {
-    return await work(cluster);
-  } catch (error) {
-    const printed = [cluster.writer, ...cluster.followers].map((member) => `${member.definition.name} ${member.url}: ${`${member.stdout()}${member.stderr()}`.trim().slice(-2_000)}`).join('\n');
-    throw new Error(`${(error as Error).message}\n${printed}`, { cause: error });
-  } finally {
-    await cluster.stop();
-  }
-}
-
-/** A writer (pinned to the server core) and `followers` followers (on the harness's core) on a fresh database. */
-async function startCluster(testCase: Case, followers: number, postgres: BenchPostgres, placement: Placement): Promise<Cluster> {
-  const base = SERVERS.find((server) => server.name === testCase.server) as ServerDefinition;
-  const databaseUrl = await postgres.freshDatabase();
-  // The default lease (LEASE_SECONDS, 5 s): a loaded machine is what these windows are.
-  const writer = await startMember(base, databaseUrl, await freePort(), placement, 'writer');
-  const started: RunningServer[] = [];
-  try {
-    for (let index = 0; index < followers; index++) started.push(await startMember(base, databaseUrl, await freePort(), 'unpinned', 'follower'));
-  } catch (error) {
-    await Promise.all([writer, ...started].map((server) => server.stop()));
-    throw error;
-  }
-  return { writer, followers: started, stop: async () => {
-      await Promise.all([writer, ...started].map((server) => server.stop()));
-    },
-  };
-}
 
 const loadSettings = (rate?: number): LoadSettings => ({
   connections: options.connections,
@@ -278,98 +206,6 @@ async function lagWindow(testCase: Case, postgres: BenchPostgres, placement: Pla
   });
 }
 
-// ---------------------------------------------------------------- failover
-
-interface Write {
-  readonly sentAt: number;
-  readonly answeredAt: number;
-  readonly status: number;
-}
-
-/** Writers POSTing products through every instance in turn until `stop` is set; every answer kept. */
-function writeLoad(urls: () => readonly string[], writers: number): { readonly writes: Write[]; stop(): Promise<void> } {
-  const writes: Write[] = [];
-  let stopping = false;
-  const loop = async (index: number): Promise<void> => {
-    for (let turn = 0; !stopping; turn++) {
-      const list = urls();
-      const url = list[(index + turn) % list.length] as string;
-      const sentAt = performance.now();
-      let status = 0;
-      try {
-        const response = await fetch(`${url}/products`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name: `failover ${index}-${turn}`, description: 'bench', price: 1 }),
-          signal: AbortSignal.timeout(10_000),
-        });
-        status = response.status;
-        await response.arrayBuffer();
-      } catch {
-        // No answer (the dead writer's connection, a timeout): status 0.
-      }
-      writes.push({ sentAt, answeredAt: performance.now(), status });
-      if (status !== 201) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  const loops = Array.from({ length: writers }, (_, index) => loop(index));
-  return {
-    writes,
-    stop: async () => {
-      stopping = true;
-      await Promise.all(loops);
-    },
-  };
-}
-
-interface FailoverRound {
-  readonly seconds: number;
-  readonly refused: number;
-}
-
-async function catalogueDigest(url: string): Promise<string> {
-  return createHash('sha256').update(await (await fetch(`${url}/products`)).text()).digest('hex');
-}
-
-async function failoverRounds(postgres: BenchPostgres): Promise<{ rounds: FailoverRound[]; converged: boolean }> {
-  const base = SERVERS.find((server) => server.name === 'catalogue') as ServerDefinition;
-  // Strict ids: the seed's count + 1 would make concurrent POSTs collide, and the catalogues could not be compared.
-  const strict: ServerDefinition = { ...base, env: { ...base.env, STRICT: '1' } };
-  const databaseUrl = await postgres.freshDatabase();
-  const ports = [await freePort(), await freePort(), await freePort()];
-  const members = new Map<number, RunningServer>();
-  members.set(ports[0] as number, await startMember(strict, databaseUrl, ports[0] as number, 'unpinned', 'writer', options.lease));
-  for (const port of ports.slice(1)) members.set(port, await startMember(strict, databaseUrl, port, 'unpinned', 'follower', options.lease));
-  const load = writeLoad(() => [...members.values()].map((member) => member.url), 12);
-  const rounds: FailoverRound[] = [];
-  try {
-    for (let kill = 1; kill <= options.kills; kill++) {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const roles = await Promise.all(ports.map(async (port) => [port, (await health(members.get(port)?.url ?? ''))?.role] as const));
-      const writerPort = roles.find(([, role]) => role === 'writer')?.[0];
-      if (writerPort === undefined) throw new Error(`kill ${kill}: no instance says it is the writer`);
-      const writer = members.get(writerPort) as RunningServer;
-      const killedAt = performance.now();
-      process.kill(writer.pid, 'SIGKILL');
-      members.delete(writerPort);
-      await until(`kill ${kill}: a write answered after the kill`, 30_000, () => Promise.resolve(load.writes.some((write) => write.sentAt > killedAt && write.status === 201)));
-      const first = Math.min(...load.writes.filter((write) => write.sentAt > killedAt && write.status === 201).map((write) => write.answeredAt));
-      const refused = load.writes.filter((write) => write.sentAt > killedAt && write.answeredAt <= first && write.status !== 201).length;
-      rounds.push({ seconds: (first - killedAt) / 1000, refused });
-      console.error(`kill ${kill}: a write went through ${fixed((first - killedAt) / 1000, 2)} s after the kill (${refused} refused meanwhile)`);
-      await writer.stop();
-      members.set(writerPort, await startMember(strict, databaseUrl, writerPort, 'unpinned', 'follower', options.lease));
-    }
-  } finally {
-    await load.stop();
-  }
-  const urls = [...members.values()].map((member) => member.url);
-  await until('the instances to apply the same sequence', 20_000, async () => new Set((await Promise.all(urls.map(health))).map((state) => state?.appliedSeq)).size === 1);
-  const converged = new Set(await Promise.all(urls.map(catalogueDigest))).size === 1;
-  await Promise.all([...members.values()].map((member) => member.stop()));
-  return { rounds, converged };
-}
-
 // ---------------------------------------------------------------- report
 
 async function main(): Promise<void> {
@@ -403,7 +239,7 @@ async function main(): Promise<void> {
         console.error(`round ${round} ${testCase.id} lag at ${integer(window.requestsPerSecond)} req/s: p50 ${fixed(probe.p50, 1)} ms, p99 ${fixed(probe.p99, 1)} ms, max ${fixed(probe.max, 1)} ms (${probe.count} samples, ${probe.timeouts} timeouts, ${probe.errors} errors)`);
       }
     }
-    const failover = await failoverRounds(postgres);
+    const failover = await failoverRounds(postgres, options.kills, options.lease);
     const report = reportOf({ started, loadAtStart, placement, capacity, lag, failover });
     console.log(report);
     if (options.write) appendFileSync(RESULTS, report);
