@@ -225,7 +225,7 @@ async function main(): Promise<void> {
           const key = `${testCase.id} ${company.label}`;
           capacity.set(key, [...(capacity.get(key) ?? []), window]);
           console.error(
-            `round ${round} ${testCase.id} with ${company.label} followers: ${integer(window.commandsPerSecond)} commands/s, ${fixed(window.cpuMicrosPerRequest, 1)} µs CPU/request at full speed; ${fixed(window.cpuMicrosPerCommandAtRate, 1)} µs CPU/command at ${integer(options.capacityRate)} req/s`,
+            `round ${round} ${testCase.id}, followers ${company.label}: ${integer(window.commandsPerSecond)} commands/s, ${fixed(window.cpuMicrosPerRequest, 1)} µs CPU/request at full speed; ${fixed(window.cpuMicrosPerCommandAtRate, 1)} µs CPU/command at ${integer(options.capacityRate)} req/s`,
           );
         }
       }
