@@ -65,7 +65,7 @@ const PARTS: readonly (readonly [part: string, test: (source: string) => boolean
   ['the server\'s request handler', (source) => /^src\/http\/(server|drain|cors)\.ts$/.test(source)],
   [WORKER, (source) => source.startsWith('workers/')],
 ];
-const OTHER_OURS = 'other service code';
+const OTHER_OURS = 'other service code and libraries';
 const NODE = "Node's HTTP server and sockets (no frame of ours on the stack)";
 const GC = 'garbage collection';
 const PROGRAM = 'V8 and native work outside any JavaScript frame';
