@@ -193,15 +193,17 @@ export class BatchingStoreClient implements StoreClient {
 
   #afterBatch(): void {
     this.#inFlight = false;
-    if (this.#waiting.length === 0 || this.#flushScheduled) {
+    if (this.#waiting.length === 0) {
+      // Nothing to send: #flush tells whoever waits for the client to be idle.
       this.#flush();
       return;
     }
     // The next batch leaves after this poll phase rather than at once: the
     // requests read from the other sockets in the same phase join it. Each
-    // batch costs a wake-up of the other thread each way, which on a VM is
-    // tens of microseconds of the sender's CPU (a CPU profile of GET by id
-    // put postMessage at a tenth of the front's time).
+    // batch wakes the other thread each way, which on the test VM costs the
+    // front about a hundred microseconds of CPU per batch (bench/RESULTS.md,
+    // "The price of each part of a request"). Nothing else schedules a flush
+    // while a batch is away (send() does not), so none is pending here.
     this.#flushScheduled = true;
     setImmediate(this.#flush);
   }
