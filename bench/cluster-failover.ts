@@ -3,8 +3,9 @@
  * load through every one of them, the writer killed again and again.
  */
 import { createHash } from 'node:crypto';
-import { freePort, type BenchPostgres } from './bench-postgres.js';
+import type { BenchPostgres } from './bench-postgres.js';
 import { health, startMember, until } from './cluster-members.js';
+import { freePort } from './free-port.js';
 import { fixed } from './report-format.js';
 import { SERVERS, type RunningServer, type ServerDefinition } from './servers.js';
 

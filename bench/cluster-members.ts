@@ -3,7 +3,8 @@
  * a port of its own that it advertises (CLUSTER_URL), waited for until its
  * /health says the role it was started for.
  */
-import { CLUSTER_SECRET, freePort, type BenchPostgres } from './bench-postgres.js';
+import { CLUSTER_SECRET, type BenchPostgres } from './bench-postgres.js';
+import { freePort } from './free-port.js';
 import type { Case } from './journal-cases.js';
 import type { Placement } from './pinning.js';
 import { SERVERS, startServer, type RunningServer, type ServerDefinition } from './servers.js';
@@ -69,14 +70,14 @@ async function startCluster(testCase: Case, followers: number, postgres: BenchPo
   // The default lease (LEASE_SECONDS, 5 s): a loaded machine is what these windows are.
   const writer = await startMember(base, databaseUrl, await freePort(), placement, 'writer');
   const started: RunningServer[] = [];
-  try {
-    for (let index = 0; index < followers; index++) started.push(await startMember(base, databaseUrl, await freePort(), 'unpinned', 'follower'));
-  } catch (error) {
-    await Promise.all([writer, ...started].map((server) => server.stop()));
-    throw error;
-  }
   const stop = async (): Promise<void> => {
     await Promise.all([writer, ...started].map((server) => server.stop()));
   };
+  try {
+    for (let index = 0; index < followers; index++) started.push(await startMember(base, databaseUrl, await freePort(), 'unpinned', 'follower'));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   return { writer, followers: started, stop };
 }

@@ -39,7 +39,7 @@ import { fileURLToPath } from 'node:url';
 import { startBenchPostgres, type BenchPostgres } from './bench-postgres.js';
 import { failoverRounds, type FailoverRound } from './cluster-failover.js';
 import { withCluster, type Cluster } from './cluster-members.js';
-import { CASES, journalCounters, median, type Case, type JournalCounters } from './journal-cases.js';
+import { CASES, journalCounters, measureWithJournal, median, type Case } from './journal-cases.js';
 import { measure, type LoadSettings, type Measurement } from './load.js';
 import type { LoadPlan } from './load-plan.js';
 import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } from './pinning.js';
@@ -107,12 +107,7 @@ const loadSettings = (rate?: number): LoadSettings => ({
 
 /** A window on the writer, and the journal commands it appended in the window alone. */
 async function commandsMeasured(writer: RunningServer, plan: LoadPlan, settings: LoadSettings): Promise<{ measurement: Measurement; commands: number }> {
-  let before: JournalCounters | undefined;
-  const measurement = await measure(writer.url, writer.pid, writer.headers, plan, settings, async () => {
-    before = await journalCounters(writer.url);
-  });
-  const after = await journalCounters(writer.url);
-  if (before === undefined) throw new Error('the journal counters were not read before the window');
+  const { measurement, before, after } = await measureWithJournal(writer, plan, settings);
   const problems = [...measurement.problems, ...measurement.warnings];
   if (problems.length > 0) console.error(`  !! ${problems.join('; ')}`);
   return { measurement, commands: after.commands - before.commands };

@@ -1,12 +1,13 @@
 /**
  * Issue 20's price list: what each part of the service costs per request.
  *
- *   npm run build && node --import tsx bench/feature-costs.ts [--duration 10]
- *     [--warmup 2] [--connections 100] [--unpinned] [--write]
+ *   node --import tsx bench/feature-costs.ts [--duration 10] [--warmup 2]
+ *     [--connections 100] [--unpinned] [--write]
  *
  * Nothing is switched off (the issue forbids it, and a feature switched off
- * changes what the JIT makes of the rest): the service is built once more
- * with source maps (into build/profiled), run pinned as in the main run under
+ * changes what the JIT makes of the rest): the service is built by
+ * `npm run build -- --sourcemap` (dist/ with a .map beside each file; the
+ * next plain build removes them), run pinned as in the main run under
  * V8's sampling profiler (`--cpu-prof`, both threads), and scenarios a, e and
  * f are measured as usual. Each sample of the profile is charged to the part
  * of the service whose code is on its stack, the innermost such frame
@@ -19,12 +20,12 @@
  * some CPU of its own (the CPU per request is higher than in the main run),
  * so read the shares and the order, not the last microsecond.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { measure } from './load.js';
 import { choosePlacement, describePlacement, reExecOnLoadCore } from './pinning.js';
 import { describeMachine } from './proc-stats.js';
@@ -35,7 +36,7 @@ import { SERVERS, startServer, type ServerDefinition } from './servers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = join(ROOT, 'bench', 'RESULTS.md');
-const PROFILED = join(ROOT, 'build', 'profiled');
+const DIST = join(ROOT, 'dist');
 const SCENARIO_IDS = ['a', 'e', 'f'] as const;
 
 const read = readScriptOptions(
@@ -88,7 +89,7 @@ function sourceOf(url: string, line: number, column: number): string | undefined
   const path = fileURLToPath(url);
   const nodeModules = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
   if (nodeModules !== null) return nodeModules[1];
-  if (!path.startsWith(PROFILED)) return undefined;
+  if (!path.startsWith(DIST)) return undefined;
   if (!maps.has(url)) {
     let map: SourceMap | undefined;
     try {
@@ -100,8 +101,8 @@ function sourceOf(url: string, line: number, column: number): string | undefined
   }
   const entry = maps.get(url)?.findEntry(line, column);
   if (entry === undefined || !('originalSource' in entry)) return undefined;
-  // esbuild writes sources relative to the map: ../../src/http/exchange.ts from build/profiled.
-  return relative(ROOT, join(PROFILED, entry.originalSource));
+  // esbuild writes sources relative to the map: ../src/http/exchange.ts from dist.
+  return relative(ROOT, join(DIST, entry.originalSource));
 }
 
 function partOf(source: string): string {
@@ -155,23 +156,10 @@ function chargeProfiles(dir: string): Map<string, number> {
   return charged;
 }
 
-async function buildProfiled(): Promise<void> {
-  rmSync(PROFILED, { recursive: true, force: true });
-  mkdirSync(PROFILED, { recursive: true });
-  // The same entry points and options as `npm run build`, plus source maps.
-  await build({
-    entryPoints: ['src/main.ts', 'workers/store-worker.ts', 'workers/journal/compactor.ts', 'workers/journal/postgres/postgres-compactor.ts', 'workers/journal/backup.ts'].map((entry) => join(ROOT, entry)),
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    entryNames: '[name]',
-    outdir: PROFILED,
-    sourcemap: true,
-    logLevel: 'warning',
-  });
+/** The service as `npm run build` makes it, with a source map beside each file. */
+function buildWithSourceMaps(): void {
+  const built = spawnSync('npm', ['run', 'build', '--', '--sourcemap'], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error(`npm run build -- --sourcemap failed (${built.status ?? built.signal})`);
 }
 
 interface Row {
@@ -185,9 +173,8 @@ async function profileScenario(id: string): Promise<Row> {
   const scenario = SCENARIOS.find((candidate) => candidate.id === id);
   if (scenario?.family !== 'catalogue') throw new Error(`scenario ${id} is not a catalogue scenario`);
   const base = SERVERS.find((server) => server.name === 'catalogue') as ServerDefinition;
-  const dir = join(PROFILED, `profile-${id}`);
-  mkdirSync(dir, { recursive: true });
-  const definition: ServerDefinition = { ...base, args: ['--cpu-prof', '--cpu-prof-dir', dir, relative(ROOT, join(PROFILED, 'main.js')), '--port', '0'] };
+  const dir = mkdtempSync(join(tmpdir(), `catalogue-profile-${id}-`));
+  const definition: ServerDefinition = { ...base, args: ['--cpu-prof', '--cpu-prof-dir', dir, ...base.args] };
   const server = await startServer(definition, placement);
   let measurement;
   try {
@@ -198,14 +185,16 @@ async function profileScenario(id: string): Promise<Row> {
   }
   const problems = [...measurement.problems, ...measurement.warnings];
   if (problems.length > 0) console.error(`${id}: ${problems.join('; ')}`);
-  return { scenario: `${scenario.id} ${scenario.name}`, cpuMicrosPerRequest: measurement.cpuMicrosPerRequest ?? Number.NaN, requestsPerSecond: measurement.requestsPerSecond, charged: chargeProfiles(dir) };
+  const charged = chargeProfiles(dir);
+  rmSync(dir, { recursive: true, force: true });
+  return { scenario: `${scenario.id} ${scenario.name}`, cpuMicrosPerRequest: measurement.cpuMicrosPerRequest ?? Number.NaN, requestsPerSecond: measurement.requestsPerSecond, charged };
 }
 
 const placement = choosePlacement(options.unpinned);
 reExecOnLoadCore(placement);
 const started = new Date();
 const loadAtStart = loadavg()[0] ?? 0;
-await buildProfiled();
+buildWithSourceMaps();
 const rows: Row[] = [];
 for (const id of SCENARIO_IDS) {
   rows.push(await profileScenario(id));
@@ -226,9 +215,9 @@ const report = [
   '',
   `## The price of each part of a request (issue 20), ${started.toISOString()}`,
   '',
-  `\`npm run build && node --import tsx bench/feature-costs.ts --duration ${options.duration} --warmup ${options.warmup} --connections ${options.connections}${options.unpinned ? ' --unpinned' : ''}\``,
+  `\`node --import tsx bench/feature-costs.ts --duration ${options.duration} --warmup ${options.warmup} --connections ${options.connections}${options.unpinned ? ' --unpinned' : ''}\``,
   `Node ${process.version}, ${machine.cores} × ${machine.cpuModel}, ${describePlacement(placement)}; load average ${fixed(loadAtStart, 2)} at the start, ${fixed(loadavg()[0], 2)} at the end.`,
-  `The catalogue server as every bench runs it (bench/servers.ts: metrics, ETags and request ids on, as shipped; ACCESS_LOG off, as shipped; LOG_LEVEL=warn) built with source maps and run under \`--cpu-prof\`; ${options.connections} connections, ${options.warmup} s of warm-up, ${options.duration} s measured per scenario. Each profiled sample is charged to the innermost part of ours (by source file) or library (by package) on its stack; Node's own work counts for the part of ours that called it. µs per request = the part's share of both threads' busy samples (start-up left out; a sample counts once, see the script) × the window's CPU per request (/proc, both threads, the profiler's own cost included: ${rows.map((row) => `${row.scenario.split(' ')[0]} ${fixed(row.cpuMicrosPerRequest, 1)} µs at ${Math.round(row.requestsPerSecond).toLocaleString('en')} req/s`).join(', ')}).`,
+  `The catalogue server as every bench runs it (bench/servers.ts: metrics, ETags and request ids on, as shipped; ACCESS_LOG off, as shipped; LOG_LEVEL=warn) built with source maps (\`npm run build -- --sourcemap\`) and run under \`--cpu-prof\`; ${options.connections} connections, ${options.warmup} s of warm-up, ${options.duration} s measured per scenario. Each profiled sample is charged to the innermost part of ours (by source file) or library (by package) on its stack; Node's own work counts for the part of ours that called it. µs per request = the part's share of both threads' busy samples (start-up left out; a sample counts once, see the script) × the window's CPU per request (/proc, both threads, the profiler's own cost included: ${rows.map((row) => `${row.scenario.split(' ')[0]} ${fixed(row.cpuMicrosPerRequest, 1)} µs at ${Math.round(row.requestsPerSecond).toLocaleString('en')} req/s`).join(', ')}).`,
   '',
   table(['part', ...rows.flatMap((row) => [`${row.scenario} µs/request`, 'share'])], lines),
   '',

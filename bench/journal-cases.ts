@@ -4,6 +4,7 @@
  * and the journal's counters read from /metrics.
  */
 import { checkoutPlan, setUpCheckout } from './checkout.js';
+import { measure, type LoadSettings, type Measurement } from './load.js';
 import type { LoadPlan } from './load-plan.js';
 import { SCENARIOS, seededRandom } from './scenarios.js';
 import type { RunningServer } from './servers.js';
@@ -52,6 +53,17 @@ export async function journalCounters(url: string): Promise<JournalCounters> {
     bytes: value('catalogue_journal_bytes_total'),
     flushSeconds: value('catalogue_journal_flush_seconds_sum'),
   };
+}
+
+/** A window on `server` (settled after its warm-up), with the journal's counters read right before it and right after. */
+export async function measureWithJournal(server: RunningServer, plan: LoadPlan, settings: LoadSettings): Promise<{ measurement: Measurement; before: JournalCounters; after: JournalCounters }> {
+  let before: JournalCounters | undefined;
+  const measurement = await measure(server.url, server.pid, server.headers, plan, { ...settings, settle: true }, async () => {
+    before = await journalCounters(server.url);
+  });
+  const after = await journalCounters(server.url);
+  if (before === undefined) throw new Error('the journal counters were not read before the window');
+  return { measurement, before, after };
 }
 
 export const median = (values: readonly number[]): number => {

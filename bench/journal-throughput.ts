@@ -17,15 +17,16 @@
  *
  * --postgres adds a third store: the same server as a lone writer on
  * DATABASE_URL (issue 17), a fresh database of an embedded PostgreSQL started
- * by this script (on the harness's core) for every window. Its commands per
- * second at full speed are the writer's ceiling the README's plan quotes.
+ * by this script (on the harness's core) for every window: its CPU per
+ * request against the in-memory build's, and the commands a lone writer
+ * appends a second at full speed.
  */
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLUSTER_SECRET, startBenchPostgres, type BenchPostgres } from './bench-postgres.js';
-import { CASES, journalCounters, median, type Case, type JournalCounters } from './journal-cases.js';
+import { CASES, measureWithJournal, median, type Case } from './journal-cases.js';
 import { measure, type LoadSettings, type Measurement } from './load.js';
 import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } from './pinning.js';
 import { describeMachine } from './proc-stats.js';
@@ -101,13 +102,9 @@ async function runWindow(testCase: Case, variant: Variant, run: Run, rate: numbe
     const plan = await testCase.plan(server, options.connections);
     const full: LoadSettings = { connections: options.connections, duration: options.duration, warmup: options.warmup, requests: undefined, settle: true };
     const settings = rate === undefined ? full : { ...full, rate };
-    let before: JournalCounters | undefined;
-    const measurement = await measure(server.url, server.pid, server.headers, plan, settings, async () => {
-      if (variant !== 'memory') before = await journalCounters(server.url);
-    });
-    if (before === undefined) return { measurement };
-    const after = await journalCounters(server.url);
+    if (variant === 'memory') return { measurement: await measure(server.url, server.pid, server.headers, plan, settings) };
     // Read after the warm-up, once the server had settled: the window's own counts.
+    const { measurement, before, after } = await measureWithJournal(server, plan, settings);
     const flushes = after.flushes - before.flushes;
     return {
       measurement,

@@ -15,12 +15,12 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import { availableParallelism, cpus, loadavg, release, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
 
 const USAGE = `usage: node --import tsx bench/start-up.ts [options]   (run npm run build first)
   --runs N              starts per case (default 15)
@@ -92,16 +92,6 @@ function parseOptions(args: readonly string[]): Options {
     } else throw new OptionError(`unknown option ${String(arg)}`);
   }
   return { runs, baselineDist, cases };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** One GET /health on a fresh connection: its status, or undefined while nothing listens. */
