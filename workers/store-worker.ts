@@ -30,6 +30,7 @@ import {
   type StoreStarted,
 } from './store-protocol.js';
 import { StoreDispatch } from './store-dispatch.js';
+import { answerTransfers } from './answer-transfers.js';
 import { openJournal } from './journal/open-journal.js';
 import { JournalDamage } from './journal/journal-reader.js';
 import { SettingsMismatch } from './journal/store-settings-file.js';
@@ -150,12 +151,13 @@ export default async function connectStore(connect: unknown): Promise<StoreStart
   if (shared !== undefined) {
     const sharedJournal = shared;
     port.on('message', (batch: unknown) => {
-      void sharedJournal.serially(() => answerShared(batch, sharedJournal)).then((answered) => port.postMessage(answered));
+      void sharedJournal.serially(() => answerShared(batch, sharedJournal)).then((answered) => port.postMessage(answered, answerTransfers(answered)));
     });
     return started;
   }
   port.on('message', (batch: unknown) => {
-    port.postMessage(answer(batch, journal));
+    const answered = answer(batch, journal);
+    port.postMessage(answered, answerTransfers(answered));
   });
   return started;
 }
