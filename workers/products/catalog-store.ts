@@ -4,10 +4,13 @@ import type { StoreEvents } from '../store-events.js';
 import { ProductSearchIndex, type RatingTotals, type SearchPage, type SearchQuery } from './product-search-index.js';
 import type { CatalogProductFields } from './catalog-protocol.js';
 import { catalogProductJson, type CatalogProduct, type ProductCatalog } from './catalog-product.js';
+import { RecentTexts } from './recent-texts.js';
 import { packDistinct, unpackDistinct, type DistinctColumn } from '../distinct-values.js';
 
 /** Ids per cached page of the full list (collection order is id order here). */
 const LIST_PAGE_IDS = 256;
+/** Products whose JSON text is kept once read (recent-texts.ts): every match of a search answering 10,000. */
+const RECENT_TEXTS = 100_000;
 
 /**
  * The products as plain data (a snapshot's part): each product that exists,
@@ -45,13 +48,15 @@ export interface CatalogStoreState {
  * Products are kept as records, not JSON text: the search index holds the
  * same name and description strings, so a second copy as text would cost
  * ~100 MB at a million products. A product is serialised when it is read
- * (about a microsecond); the unqueried full list is cached in pages of
- * LIST_PAGE_IDS ids, as shared bytes, rebuilt only where a write landed.
+ * (about half a microsecond), and the texts of the RECENT_TEXTS read last
+ * are kept; the unqueried full list is cached in pages of LIST_PAGE_IDS
+ * ids, as shared bytes, rebuilt only where a write landed.
  */
 export class CatalogStore implements ProductCatalog {
   readonly #records: (CatalogProduct | undefined)[] = [];
   readonly #index = new ProductSearchIndex();
   readonly #listPages: (Uint8Array | undefined)[] = [];
+  readonly #texts = new RecentTexts(RECENT_TEXTS);
   /**
    * Versions for entity tags: every write (a product's fields or stock, its
    * reviews' totals, a deletion) counts, and each product keeps the count at
@@ -77,7 +82,7 @@ export class CatalogStore implements ProductCatalog {
 
   json(id: number): string | undefined {
     const product = this.#records[id];
-    return product === undefined ? undefined : catalogProductJson(product);
+    return product === undefined ? undefined : this.#texts.textOf(id, () => catalogProductJson(product));
   }
 
   create(fields: CatalogProductFields): CatalogProduct {
@@ -105,6 +110,7 @@ export class CatalogStore implements ProductCatalog {
   delete(id: number): boolean {
     if (this.#records[id] === undefined) return false;
     this.#records[id] = undefined;
+    this.#texts.forget(id);
     this.#index.remove(id);
     this.#forgetListPage(id);
     this.#writes++;
@@ -205,6 +211,7 @@ export class CatalogStore implements ProductCatalog {
     // The index first: it checks the product, and one it refuses must leave no record behind (a snapshot of a record the index lacks would not restore).
     this.#index.upsert(product);
     this.#records[product.id] = product;
+    this.#texts.forget(product.id);
     this.#forgetListPage(product.id);
     this.#touch(product.id);
   }
