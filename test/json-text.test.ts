@@ -21,3 +21,12 @@ test('a short list, and an empty one, are one string', (t) => {
   t.is(dataListBody([item(1), item(2)]), dataEnvelope(`[${item(1)},${item(2)}]`));
   t.is(dataListBody([]), '{"data":[]}');
 });
+
+test('an item longer than a part gets a part of its own size, and no part is empty', (t) => {
+  const huge = JSON.stringify({ id: 7, description: `${'é'.repeat(40_000)}\u{1F600}` });
+  const items = [item(1), huge, item(2), huge, ...Array.from({ length: 500 }, (_, index) => item(index))];
+  const body = dataListBody(items);
+  if (typeof body === 'string') return t.fail('expected parts');
+  for (const part of body) t.true(part.byteLength > 0);
+  t.is(Buffer.concat(body).toString('utf8'), dataEnvelope(`[${items.join(',')}]`));
+});

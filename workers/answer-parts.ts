@@ -22,7 +22,8 @@ const MOST_BYTES_PER_UNIT = 3;
  */
 export class AnswerParts {
   readonly #parts: Uint8Array[] = [];
-  #part = Buffer.allocUnsafeSlow(PART_BYTES);
+  /** Empty until the first text: its size is then known. */
+  #part = Buffer.alloc(0);
   #used = 0;
 
   /** Appends `text`, after a comma when `comma`. */
@@ -40,7 +41,7 @@ export class AnswerParts {
   }
 
   #startPart(least: number): void {
-    this.#parts.push(this.#part.subarray(0, this.#used));
+    if (this.#used > 0) this.#parts.push(this.#part.subarray(0, this.#used));
     this.#part = Buffer.allocUnsafeSlow(Math.max(PART_BYTES, least));
     this.#used = 0;
   }

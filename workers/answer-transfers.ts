@@ -4,8 +4,8 @@ import { PACKED_OTHER, type PackedResults, type StoreBatchAnswer, type StoreBody
  * The buffers a batch's answer moves to the front instead of copying: the
  * parts of its long bodies made for this answer alone (answer-parts.ts).
  * Bytes on a SharedArrayBuffer are the store's to keep (cached list pages)
- * and are shared, not moved. A buffer moved is the front's: it
- * is freed by the front's collector once the answer is written.
+ * and are shared, not moved. A buffer moved is the front's: its collector
+ * frees it once the answer is written.
  */
 export function answerTransfers(answer: StoreBatchAnswer): ArrayBuffer[] {
   const packed: PackedResults | undefined = Array.isArray(answer) ? answer : 'packed' in answer ? answer.packed : undefined;

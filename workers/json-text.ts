@@ -32,8 +32,8 @@ const STRING_UNITS = 32 * 1024;
  * generation, on pages the kernel must map afresh for every answer, and the
  * front made a second one when the string was posted and encoded it again
  * when it was written: at 1,020 products (150 KB) the one string took
- * 2.3 ms to make in the store (7.9 ms with its encoding), parts well under
- * one.
+ * 2.3 ms to make in the store (7.9 ms with its encoding), the parts well
+ * under a millisecond.
  */
 export function dataListBody(items: Iterable<string>): string | Uint8Array[] {
   let text = '{"data":[';

@@ -48,8 +48,8 @@ export interface CatalogStoreState {
  * Products are kept as records, not JSON text: the search index holds the
  * same name and description strings, so a second copy as text would cost
  * ~100 MB at a million products. A product is serialised when it is read
- * (about half a microsecond), and the texts of the RECENT_TEXTS read last
- * are kept; the unqueried full list is cached in pages of LIST_PAGE_IDS
+ * (about half a microsecond), and the texts of the last RECENT_TEXTS
+ * serialised are kept; the unqueried full list is cached in pages of LIST_PAGE_IDS
  * ids, as shared bytes, rebuilt only where a write landed.
  */
 export class CatalogStore implements ProductCatalog {

@@ -1,6 +1,7 @@
 /**
- * The JSON texts of the products read most recently, at most `capacity` of
- * them, the oldest made first dropped first. The marketplace keeps its
+ * The JSON texts of the products serialised last, at most `capacity` of
+ * them: the oldest made is dropped first, however often it is read (no
+ * bookkeeping on a read). The marketplace keeps its
  * products as records (catalog-store.ts says why), so a read serialises
  * each product it answers: about half a microsecond, which for a search
  * answering a thousand products was half the store's work (scenario j).
