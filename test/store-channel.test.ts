@@ -75,7 +75,10 @@ test('when the worker thread dies, piscina reports it and every batch away or se
   const destroyed = once(pool, 'workerDestroy');
   const [thread] = pool.threads;
   if (thread === undefined) return t.fail('piscina started no thread');
-  const away = channel.run(batch({ kind: 'product.list' }));
+  // Long enough to be still running when the thread stops (~100 ms of work): a batch of one may be
+  // answered before the termination reaches the thread, and then it was never away.
+  const commands = Array.from({ length: 200_000 }, (_, index): StoreCommand => ({ kind: 'product.get', id: (index % 10) + 1 }));
+  const away = channel.run({ protocol: STORE_PROTOCOL_VERSION, commands });
   await thread.terminate();
   await destroyed;
   await t.throwsAsync(away, { message: /store worker has stopped/ });

@@ -11,6 +11,8 @@ import type { RunningService } from './service.js';
 
 export interface Outcomes {
   readonly acknowledged: Map<string, number>;
+  /** When each write was sent (performance.now()): an answer may come after something the test did that the write preceded. */
+  readonly sentAt: Map<string, number>;
   /** 503 saying nothing was applied, with Retry-After (WRITER_UNAVAILABLE, JOURNAL_UNAVAILABLE). */
   readonly notApplied: Set<string>;
   /** WRITER_LOST, or no answer: applied or not, once at most; with what came instead of an answer. */
@@ -20,12 +22,13 @@ export interface Outcomes {
   readonly unexpected: string[];
 }
 
-export const noOutcomes = (): Outcomes => ({ acknowledged: new Map(), notApplied: new Set(), unknown: new Map(), refusals: new Set(), unexpected: [] });
+export const noOutcomes = (): Outcomes => ({ acknowledged: new Map(), sentAt: new Map(), notApplied: new Set(), unknown: new Map(), refusals: new Set(), unexpected: [] });
 
 /** POSTs `<label>-<n>` products through `service` until `control.stopped`, recording each answer in `outcomes`. */
 export async function writeUntilStopped(service: RunningService, label: string, control: { stopped: boolean }, outcomes: Outcomes): Promise<void> {
   for (let n = 0; !control.stopped; n++) {
     const name = `${label}-${n}`;
+    outcomes.sentAt.set(name, performance.now());
     const response = await call(service, 'POST', '/products', { json: { name, description: 'cluster writes', price: 1 } }).catch((error: unknown) => {
       outcomes.unknown.set(name, `no answer: ${String(error)}`);
       return undefined;
