@@ -22,7 +22,7 @@ test('a short list, and an empty one, are one string', (t) => {
   t.is(dataListBody([]), '{"data":[]}');
 });
 
-test('an item longer than a part gets a part of its own size, and no part is empty', (t) => {
+test('an item longer than a part (64 KB) is written whole, and no part is empty', (t) => {
   const huge = JSON.stringify({ id: 7, description: `${'é'.repeat(40_000)}\u{1F600}` });
   const items = [item(1), huge, item(2), huge, ...Array.from({ length: 500 }, (_, index) => item(index))];
   const body = dataListBody(items);
