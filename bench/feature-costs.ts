@@ -202,11 +202,12 @@ for (const id of SCENARIO_IDS) {
 }
 
 const ORDER = [...PARTS.map(([part]) => part), OTHER_OURS, NODE, PROGRAM, GC];
+/** Each row's busy samples, start-up left out: the whole its parts are shares of. */
+const busy = rows.map((row) => [...row.charged].filter(([name]) => name !== STARTUP).reduce((sum, [, samples]) => sum + samples, 0));
 const lines = ORDER.map((part) => [
   part,
-  ...rows.flatMap((row) => {
-    const busy = [...row.charged].filter(([name]) => name !== STARTUP).reduce((sum, [, samples]) => sum + samples, 0);
-    const share = (row.charged.get(part) ?? 0) / busy;
+  ...rows.flatMap((row, index) => {
+    const share = (row.charged.get(part) ?? 0) / (busy[index] ?? Number.NaN);
     return [fixed(share * row.cpuMicrosPerRequest, 1), `${fixed(share * 100, 1)}%`];
   }),
 ]);
