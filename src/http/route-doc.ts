@@ -59,6 +59,9 @@ export const dataAnswer = (schema: JsonSchema): AnswerDoc => ({ kind: 'json', sc
 
 export const EMPTY_ANSWER: AnswerDoc = { kind: 'empty' };
 
+/** The schema of IGNORED_BODY (route.ts): any JSON, nothing of it read. */
+export const IGNORED_BODY_SCHEMA: JsonSchema = { description: 'Not read: any JSON value (or no body) is accepted and ignored; a body that is not JSON is refused as on every route.' };
+
 /** An array of items. */
 export const listOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 

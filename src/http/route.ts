@@ -88,6 +88,17 @@ export interface BodySpec<Body> {
   readonly quoteParseError: boolean;
 }
 
+/**
+ * The body of a POST, PUT or PATCH that carries nothing the route reads (a
+ * cancel, adding to a wish list). Section 3 reads the body of every such
+ * request, so a malformed one is still 415, 413 or a parse error, and that
+ * comes before the path's 404; any JSON value is accepted and ignored.
+ */
+export const IGNORED_BODY: BodySpec<undefined> = { validate: () => ({ ok: true, value: undefined }), quoteParseError: true };
+
+/** The methods whose bodies section 3 reads: a route declaring one of them must declare its body. */
+export const BODY_METHODS: ReadonlySet<RouteMethod> = new Set(['POST', 'PUT', 'PATCH']);
+
 export interface QuerySpec<Query> {
   validate(query: URLSearchParams): Validated<Query>;
 }

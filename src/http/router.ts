@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import FindMyWay from 'find-my-way';
 import { emptyReply, errorReply } from './reply.js';
 import type { ReplyWriter } from './response-writer.js';
-import type { ResolvedRoute } from './route.js';
+import { BODY_METHODS, type ResolvedRoute } from './route.js';
 import type { RouteRunner } from './route-runner.js';
 import type { TransportErrorCode } from './http-errors.js';
 import { createExchanges } from './exchange.js';
@@ -61,6 +61,7 @@ export function createRouter<Caller, Command>({ routes, basePath, run, write, co
     const { path, method } = route.definition;
     const methods = byPath.get(path) ?? new Map<string, ResolvedRoute<Caller, Command>>();
     if (methods.has(method)) throw new Error(`${method} ${path} is declared twice`);
+    if (BODY_METHODS.has(method) && route.definition.body === undefined) throw new Error(`${method} ${path} declares no body: section 3 reads every ${method} body (IGNORED_BODY when nothing in it is used)`);
     methods.set(method, route);
     byPath.set(path, methods);
   }

@@ -1,5 +1,5 @@
 import type { HttpErrorTable, TransportErrorCode } from '../http/http-errors.js';
-import type { JsonSchema } from '../http/route-doc.js';
+import { IGNORED_BODY_SCHEMA, type JsonSchema } from '../http/route-doc.js';
 import type { ServiceRoute } from '../auth/identity.js';
 import type { AuthConfig } from '../auth/auth-config.js';
 import { guardKindOf } from '../auth/protect-routes.js';
@@ -125,7 +125,7 @@ function operationOf(route: AnyRoute, parts: DocumentParts, schemes: Set<string>
     ...(doc.description === undefined ? {} : { description: doc.description }),
     tags: [route.path.split('/')[1] ?? ''],
     ...(parameters.length === 0 ? {} : { parameters }),
-    ...(doc.body === undefined ? {} : { requestBody: { required: true, content: { 'application/json': { schema: doc.body } } } }),
+    ...(doc.body === undefined ? {} : { requestBody: { required: doc.body !== IGNORED_BODY_SCHEMA, content: { 'application/json': { schema: doc.body } } } }),
     responses: responsesOf(doc.answers, errorCodesOf(route, guard), parts.errors, headers, revalidated(route)),
     security,
   };

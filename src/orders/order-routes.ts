@@ -1,6 +1,7 @@
 import type { OrderCommand } from '../../workers/orders/order-protocol.js';
 import { ADMINS_ONLY_REFUSALS, adminsOnly, userRoutesOf } from '../auth/access.js';
-import { dataAnswer } from '../http/route-doc.js';
+import { dataAnswer, IGNORED_BODY_SCHEMA } from '../http/route-doc.js';
+import { IGNORED_BODY } from '../http/route.js';
 import { ALL_ORDERS_QUERY, FULFILMENT_BODY, ORDER, ORDER_LIST, ORDER_LIST_QUERY, PLACEMENT_BODY } from './order-schemas.js';
 import { routesOf } from '../auth/identity.js';
 import { validateFulfilment, validatePlacement } from './order-input.js';
@@ -53,8 +54,9 @@ export const orderRoutes = [
     path: '/users/:userId/orders/:orderId/cancel',
     summary: 'Cancel one of the user\'s orders (pending or paid; stock returned)',
     ids: orderId,
+    body: IGNORED_BODY,
     action: { store: ({ ids }) => ({ kind: 'orders.cancel', userId: ids.userId, orderId: ids.orderId }), status: 200 },
-    doc: { answers: { 200: dataAnswer(ORDER) }, errors: ['ORDER_STATUS_CONFLICT', 'CHARGE_IN_PROGRESS'] },
+    doc: { answers: { 200: dataAnswer(ORDER) }, body: IGNORED_BODY_SCHEMA, errors: ['ORDER_STATUS_CONFLICT', 'CHARGE_IN_PROGRESS'] },
   }),
 ];
 

@@ -1,6 +1,7 @@
 import type { WishlistCommand } from '../../workers/wishlists/wishlist-protocol.js';
 import { userRoutesOf } from '../auth/access.js';
-import { dataAnswer, EMPTY_ANSWER } from '../http/route-doc.js';
+import { dataAnswer, EMPTY_ANSWER, IGNORED_BODY_SCHEMA } from '../http/route-doc.js';
+import { IGNORED_BODY } from '../http/route.js';
 import { WISHLIST, WISHLIST_ITEM } from './wishlist-schemas.js';
 
 const route = userRoutesOf<WishlistCommand>();
@@ -22,8 +23,9 @@ export const wishlistRoutes = [
     path: '/users/:userId/wishlist/:productId',
     summary: 'Put a product in the wish list (201 when added, 200 when it was there; at most 500)',
     ids: { productId: 'PRODUCT_NOT_FOUND' },
+    body: IGNORED_BODY,
     action: { store: ({ ids }) => ({ kind: 'wishlist.add', userId: ids.userId, productId: ids.productId }), status: 200 },
-    doc: { answers: { 200: dataAnswer(WISHLIST_ITEM), 201: dataAnswer(WISHLIST_ITEM) }, errors: ['WISHLIST_FULL'] },
+    doc: { answers: { 200: dataAnswer(WISHLIST_ITEM), 201: dataAnswer(WISHLIST_ITEM) }, body: IGNORED_BODY_SCHEMA, errors: ['WISHLIST_FULL'] },
   }),
   route({
     method: 'DELETE',
