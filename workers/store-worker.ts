@@ -36,7 +36,7 @@ import { JournalDamage } from './journal/journal-reader.js';
 import { SettingsMismatch } from './journal/store-settings-file.js';
 import { StoreStateMismatch } from './store-state.js';
 import type { GroupCommit } from './journal/group-commit.js';
-import { openPostgresJournal, type SharedJournal } from './journal/postgres/open-postgres-journal.js';
+import type { SharedJournal } from './journal/postgres/open-postgres-journal.js';
 
 /** About 4 ms of work at a few µs a product: the longest a batch waits behind the text index's build. */
 const TEXT_IDS_PER_TURN = 1_000;
@@ -118,6 +118,8 @@ async function answerShared(posted: unknown, shared: SharedJournal): Promise<Sto
 
 async function startSharedJournal(port: MessagePort, database: StoreDatabase): Promise<{ shared: SharedJournal; started: StoreStarted }> {
   const notify = (notice: StoreNotice): void => port.postMessage(notice);
+  // Loaded only with DATABASE_URL: node-postgres's modules are half the cost of starting a store thread that never uses them.
+  const { openPostgresJournal } = await import('./journal/postgres/open-postgres-journal.js');
   const shared = await openPostgresJournal(store, database, {
     flushed: (seq, commands, bytes, seconds) => notify({ notice: 'flushed', seq, commands, bytes, seconds }),
     failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
