@@ -12,7 +12,8 @@ import { closeGracefully, createServer, listen } from './http/server.js';
 import { startOrderClock } from './orders/order-clock.js';
 import { createOrderEvents } from './order-events/order-events.js';
 import type { CardProcessor } from './payments/card-processor.js';
-import type { RecoverySummary, StoreNotice } from '../workers/store-protocol.js';
+import type { StoreNotice } from '../workers/store-protocol.js';
+import type { RecoverySummary } from '../workers/store-start-protocol.js';
 import type { PackedOrderChanges } from '../workers/orders/order-events-protocol.js';
 
 export interface ServiceHandle {

@@ -1,4 +1,5 @@
-import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreResult, type StoreWorkerData } from './store-protocol.js';
+import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreResult } from './store-protocol.js';
+import { type StoreWorkerData } from './store-start-protocol.js';
 import type { PackedOrderChanges } from './orders/order-events-protocol.js';
 import { StoreClock } from './store-clock.js';
 import { createStoreParts, handlerOf, handlersOf, type ModeHandlers, type StoreParts, type StoreSeams } from './store-parts.js';

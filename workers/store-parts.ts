@@ -3,7 +3,8 @@
  * mode's handler table. The parts are kept (not only the handlers built over
  * them) because the journal's snapshots read and restore them.
  */
-import type { StoreCommand, StoreResult, StoreWorkerData } from './store-protocol.js';
+import type { StoreCommand, StoreResult } from './store-protocol.js';
+import type { StoreWorkerData } from './store-start-protocol.js';
 import type { CommandHandlers } from './command-handlers.js';
 import type { StoreClock } from './store-clock.js';
 import { StoreEvents } from './store-events.js';

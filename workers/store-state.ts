@@ -20,7 +20,7 @@
  * The event bus is no state either: a restore builds the parts afresh, wired
  * as at any start, and fills them.
  */
-import type { StoreWorkerData } from './store-protocol.js';
+import type { StoreWorkerData } from './store-start-protocol.js';
 import type { StoreClock } from './store-clock.js';
 import { createStoreParts, type StoreParts, type StoreSeams } from './store-parts.js';
 import type { ProductStoreState } from './products/product-store.js';

@@ -13,22 +13,8 @@
  */
 import { workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import {
-  PACKED_EMPTY,
-  PACKED_OTHER,
-  readStoreWorkerData,
-  STORE_PROTOCOL_VERSION,
-  type PackedResults,
-  type PostedBatch,
-  type StoreBatchAnswer,
-  type StoreCommand,
-  type StoreConnect,
-  type StoreDatabase,
-  type StoreHandOver,
-  type StoreNotice,
-  type StoreResult,
-  type StoreStarted,
-} from './store-protocol.js';
+import { PACKED_EMPTY, PACKED_OTHER, STORE_PROTOCOL_VERSION, type PackedResults, type PostedBatch, type StoreBatchAnswer, type StoreCommand, type StoreConnect, type StoreHandOver, type StoreNotice, type StoreResult } from './store-protocol.js';
+import { readStoreWorkerData, type StoreDatabase, type StoreStarted } from './store-start-protocol.js';
 import { StoreDispatch } from './store-dispatch.js';
 import { answerTransfers } from './answer-transfers.js';
 import { openJournal } from './journal/open-journal.js';

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { RecoverySummary, StoreNotice } from '../../workers/store-protocol.js';
+import type { StoreNotice } from '../../workers/store-protocol.js';
+import type { RecoverySummary } from '../../workers/store-start-protocol.js';
 
 /**
  * The journal's side of /metrics (DATA_DIR): flushes and what they carried,

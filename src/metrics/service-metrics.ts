@@ -1,7 +1,8 @@
 import { Counter, Histogram, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AnsweredHook } from '../http/exchange.js';
 import type { BatchingStoreClient } from '../store/store-client.js';
-import type { RecoverySummary, StoreNotice } from '../../workers/store-protocol.js';
+import type { StoreNotice } from '../../workers/store-protocol.js';
+import type { RecoverySummary } from '../../workers/store-start-protocol.js';
 import { journalMetrics } from './journal-metrics.js';
 import { clusterMetrics } from './cluster-metrics.js';
 import type { ClusterStatus } from '../store/cluster-status.js';

@@ -1,4 +1,5 @@
-import type { ClusterStart, RecoverySummary, StoreNotice } from '../../workers/store-protocol.js';
+import type { StoreNotice } from '../../workers/store-protocol.js';
+import type { ClusterStart, RecoverySummary } from '../../workers/store-start-protocol.js';
 
 /** What /health and /metrics say of this instance's place among those on one DATABASE_URL. */
 export interface ClusterView {

@@ -1,6 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { STORE_PROTOCOL_VERSION, type ClusterStart, type RecoverySummary, type StoreConnect, type StoreStarted, type StoreWorkerData } from '../../workers/store-protocol.js';
+import { STORE_PROTOCOL_VERSION, type StoreConnect } from '../../workers/store-protocol.js';
+import { type ClusterStart, type RecoverySummary, type StoreStarted, type StoreWorkerData } from '../../workers/store-start-protocol.js';
 import { StoreChannel } from './store-channel.js';
 
 export type StorePool = Piscina<StoreConnect, StoreStarted>;

@@ -10,7 +10,8 @@
  */
 import { rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { StoreNotice, StoreWorkerData } from '../store-protocol.js';
+import type { StoreNotice } from '../store-protocol.js';
+import type { StoreWorkerData } from '../store-start-protocol.js';
 import { segmentFile } from './data-dir-layout.js';
 import { segmentsBefore } from './journal-reader.js';
 import type { SegmentWriter } from './segment-writer.js';

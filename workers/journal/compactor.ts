@@ -7,7 +7,7 @@
  * covers. It costs a second copy of the data in memory while it runs.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { readStoreWorkerData } from '../store-protocol.js';
+import { readStoreWorkerData } from '../store-start-protocol.js';
 import { StoreDispatch } from '../store-dispatch.js';
 import { readJournal } from './journal-reader.js';
 import { replay } from './replay.js';

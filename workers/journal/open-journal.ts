@@ -6,7 +6,8 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { RecoverySummary, StoreNotice } from '../store-protocol.js';
+import type { StoreNotice } from '../store-protocol.js';
+import type { RecoverySummary } from '../store-start-protocol.js';
 import type { StoreDispatch } from '../store-dispatch.js';
 import { StoreStateMismatch } from '../store-state.js';
 import { journalDir, segmentFile, snapshotDir, snapshotFile } from './data-dir-layout.js';

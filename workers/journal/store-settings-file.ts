@@ -5,7 +5,7 @@
  * different settings is refused, naming them.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { StoreWorkerData } from '../store-protocol.js';
+import type { StoreWorkerData } from '../store-start-protocol.js';
 import { storeSettingsFile } from './data-dir-layout.js';
 import { JournalDamage } from './journal-reader.js';
 

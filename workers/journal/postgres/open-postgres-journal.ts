@@ -20,7 +20,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { ClusterStart, RecoverySummary, StoreDatabase, StoreNotice, StoreResult, StoreCommand } from '../../store-protocol.js';
+import type { StoreNotice, StoreResult, StoreCommand } from '../../store-protocol.js';
+import type { ClusterStart, RecoverySummary, StoreDatabase } from '../../store-start-protocol.js';
 import type { StoreDispatch } from '../../store-dispatch.js';
 import { GroupCommit, type FlushObserver } from '../group-commit.js';
 import { DEFAULT_SNAPSHOT_BYTES, finishChargesLeftOut } from '../open-journal.js';

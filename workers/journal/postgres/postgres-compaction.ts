@@ -6,7 +6,8 @@
  * flush. The store thread never waits; the writer goes on appending meanwhile.
  */
 import { Worker } from 'node:worker_threads';
-import type { StoreNotice, StoreWorkerData } from '../../store-protocol.js';
+import type { StoreNotice } from '../../store-protocol.js';
+import type { StoreWorkerData } from '../../store-start-protocol.js';
 import type { PostgresCompactorAnswer, PostgresCompactorData } from './postgres-compactor.js';
 
 /** Built beside the store worker: dist/postgres-compactor.js (build/workers/journal/postgres/ in the tests). */

@@ -8,7 +8,7 @@
  * transaction. It costs a second copy of the data in memory while it runs.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { readStoreWorkerData } from '../../store-protocol.js';
+import { readStoreWorkerData } from '../../store-start-protocol.js';
 import { StoreDispatch } from '../../store-dispatch.js';
 import { replay } from '../replay.js';
 import { DatabaseLink, Reachability } from './database-link.js';
