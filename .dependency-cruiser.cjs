@@ -1,5 +1,5 @@
 /**
- * The import rules of the layout (README, "Design"): layers import one way.
+ * The import rules of the layout (docs/design.md, "Import rules"): layers import one way.
  *
  *   src/log, src/config      import no other layer
  *   src/http                 imports only src/config and src/log

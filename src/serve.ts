@@ -43,7 +43,7 @@ export async function serve(args: readonly string[], stopRequest: AbortSignal): 
   const config = readConfig(args);
   // Begun before the rest of the front is loaded: the thread boots on
   // another core while the router, the JWT library and the metrics load on
-  // this one (README, "Start-up time").
+  // this one (docs/operations.md, "Start-up time").
   let store: StoreStart | undefined;
   try {
     store = stopRequest.aborted ? undefined : startStore(config, undefined, stopRequest);

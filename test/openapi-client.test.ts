@@ -1,7 +1,7 @@
 /**
  * A TypeScript client generated from the running service's /openapi.json
  * with openapi-typescript (the `paths` types) and openapi-fetch (the
- * runtime client), as the README shows: the test generates the types, writes
+ * runtime client), as docs/api.md shows ("OpenAPI and /docs"): the test generates the types, writes
  * a small client module beside them (in memory), type-checks it with the
  * TypeScript compiler API, runs it against the service and checks what it
  * got; a call with a wrong body type must fail the type check.

@@ -7,7 +7,7 @@
  * The front gathers the commands of one event-loop turn into a StoreBatch and
  * the worker answers with one StoreResult per command, in the same order. One
  * message per batch (rather than per command) is what makes the thread hop
- * affordable under load: see the README's design section.
+ * affordable under load: see docs/design.md.
  *
  * Piscina starts and owns the worker, and runs one task on it: a StoreConnect
  * that hands over the port of a MessageChannel. Every batch then travels on

@@ -151,7 +151,7 @@ export default async function connectStore(connect: unknown): Promise<StoreStart
 }
 
 /**
- * A restore leaves the text index of `q` to be built (README, Durability):
+ * A restore leaves the text index of `q` to be built (docs/durability.md, "Snapshots and compaction"):
  * the service listens seconds sooner at a million products, and searches
  * with `q` are answered by the scan until it is whole. A slice a turn, with
  * the batches that came meanwhile run between two slices; the front hears

@@ -6,7 +6,7 @@ const RETRY_AFTER_SECONDS = '10';
 /**
  * The order event streams' own refusals (the order's are the orders' table's:
  * ORDER_NOT_FOUND, USER_NOT_FOUND). A browser's EventSource gives up on any
- * answer but a stream (it does not read Retry-After): the README's example
+ * answer but a stream (it does not read Retry-After): docs/order-events.md's example
  * tries again itself, resuming with `lastEventId`.
  */
 export const ORDER_EVENT_ERRORS = {

@@ -2,7 +2,7 @@ import type { AnswerDoc, QueryParameterDoc } from '../http/route-doc.js';
 import { EMPTY_ANSWER } from '../http/route-doc.js';
 import { RECONNECT_MS } from './order-streams.js';
 
-/** What the event streams answer and read, for the API reference (see README, "Following orders live"). */
+/** What the event streams answer and read, for the API reference (docs/order-events.md). */
 
 export const EVENT_STREAM: AnswerDoc = { kind: 'text', contentTypes: ['text/event-stream'] };
 export const RESUMED_FINAL: AnswerDoc = EMPTY_ANSWER;

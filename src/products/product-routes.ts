@@ -8,7 +8,7 @@ const route = routesOf<ProductCommand>();
 const productBody = { validate: validateProductFields, quoteParseError: true } as const;
 const productId = { id: 'PRODUCT_NOT_FOUND' } as const;
 
-/** /products: the seed's collection, quirks included (see the README). */
+/** /products: the seed's collection, quirks included (docs/api.md, "Quirks and strict mode"). */
 export const productRoutes = [
   route({
     method: 'GET',

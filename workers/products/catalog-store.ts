@@ -191,7 +191,7 @@ export class CatalogStore implements ProductCatalog {
       this.#versions[id] = state.versions[at] ?? 0;
     });
     // All at once: an upsert each costs seconds at a million products. The
-    // text index is left to buildText, after the start (README, Durability).
+    // text index is left to buildText, after the start (docs/durability.md, "Snapshots and compaction").
     this.#index.load(products, (at) => ({ sum: state.ratingSums[at] ?? 0, count: state.ratingCounts[at] ?? 0 }), { textLater: true });
     this.#writes = state.writes;
     this.#highestId = state.highestId;
