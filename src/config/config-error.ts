@@ -2,3 +2,8 @@
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
+
+/** What a refused start prints on stderr before exit code 2 (serve.ts); apart from serve.ts so that tests check the very line. */
+export function refusalLine(message: string): string {
+  return `catalogue: ${message}\n`;
+}
