@@ -1,7 +1,15 @@
+/**
+ * The settings of section 1 and ours, read from variables and flags (a flag
+ * wins) and checked at start-up: each bad one stops the service with exit
+ * code 2 and one clear line on stderr naming it. Checked in process, at the
+ * steps the binary takes (helpers/start-up-refusal.ts); the binary itself is
+ * run once per kind of refusal in test/start-up-process.test.ts.
+ */
 import test from 'ava';
-import { runToExit, startService } from './helpers/service.js';
+import { startInProcess } from './helpers/service.js';
+import { assertRefused } from './helpers/start-up-refusal.js';
 
-/** Each bad setting stops start-up: exit code 2 and one clear line on stderr naming it. */
+/** Each bad setting stops start-up: one clear line on stderr naming it. */
 const badSettings: readonly { readonly title: string; readonly env?: Record<string, string>; readonly args?: string[]; readonly names: RegExp }[] = [
   { title: 'a port that is not a number', env: { PORT: 'abc' }, names: /PORT/ },
   { title: 'a port out of range', env: { PORT: '70000' }, names: /PORT/ },
@@ -32,34 +40,21 @@ const badSettings: readonly { readonly title: string; readonly env?: Record<stri
 ];
 
 for (const { title, env, args, names } of badSettings) {
-  test(`start-up refuses ${title}`, async (t) => {
-    const exit = await runToExit({ ...(env && { env }), args: args ?? [] });
-    t.is(exit.code, 2);
-    const lines = exit.stderr.trim().split('\n');
-    t.is(lines.length, 1, exit.stderr);
-    t.regex(lines[0] ?? '', names);
-    t.notRegex(exit.stdout, /listening on/);
+  test(`start-up refuses ${title}`, (t) => {
+    assertRefused(t, { ...(env && { env }), args: args ?? [] }, names);
   });
 }
 
 test('a flag beats the environment variable', async (t) => {
-  const service = await startService({ env: { PORT: 'not-a-port', BASE_PATH: '/env' }, args: ['--port', '0', '--base-path', '/flag'] });
+  const service = await startInProcess({ env: { PORT: 'not-a-port', BASE_PATH: '/env' }, args: ['--port', '0', '--base-path', '/flag'] });
   t.teardown(() => service.stop());
   t.regex(service.url, /\/flag$/);
   t.is((await fetch(`${service.url}/health`)).status, 200);
 });
 
 test('settings come from environment variables when no flag is given', async (t) => {
-  const service = await startService({ env: { PORT: '0', BASE_PATH: '/from-env' }, args: [] });
+  const service = await startInProcess({ env: { BASE_PATH: '/from-env' } });
   t.teardown(() => service.stop());
   t.regex(service.url, /\/from-env$/);
   t.is((await fetch(`${service.url}/products/1`)).status, 200);
-});
-
-test('a port already in use stops start-up with a clear message', async (t) => {
-  const first = await startService();
-  t.teardown(() => first.stop());
-  const exit = await runToExit({ args: ['--port', String(first.port)] });
-  t.is(exit.code, 1);
-  t.regex(exit.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${first.port}`));
 });
