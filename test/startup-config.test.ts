@@ -37,6 +37,8 @@ const badSettings: readonly { readonly title: string; readonly env?: Record<stri
   { title: 'a TRUST_PROXY range that is not a CIDR range', env: { PORT: '0', TRUST_PROXY: '10.0.0.0/33' }, names: /TRUST_PROXY.*10\.0\.0\.0\/33/ },
   { title: 'a TRUST_PROXY entry that is not an address', env: { PORT: '0', TRUST_PROXY: 'loopback,proxy.example' }, names: /TRUST_PROXY.*proxy\.example/ },
   { title: 'a negative TRUST_PROXY hop count given as a flag', args: ['--port', '0', '--trust-proxy=-1'], names: /TRUST_PROXY/ },
+  // The value is quoted in the line: its line breaks and terminal escapes are escaped, so that the refusal stays one plain line.
+  { title: 'a value with line breaks and a terminal escape in it', env: { PORT: '1\n2\r\n3\u001b[2J' }, names: /PORT must be an integer from 0 to 65535 \(got "1\\n2\\r\\n3\\u001b\[2J"\)/ },
 ];
 
 for (const { title, env, args, names } of badSettings) {
