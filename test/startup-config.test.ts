@@ -10,7 +10,7 @@ import { startInProcess } from './helpers/service.js';
 import { assertRefused } from './helpers/start-up-refusal.js';
 
 /** Each bad setting stops start-up: one clear line on stderr naming it. */
-const badSettings: readonly { readonly title: string; readonly env?: Record<string, string>; readonly args?: string[]; readonly names: RegExp }[] = [
+const badSettings: readonly { readonly title: string; readonly env?: Record<string, string>; readonly args?: string[]; readonly names: RegExp; readonly secrets?: string[] }[] = [
   { title: 'a port that is not a number', env: { PORT: 'abc' }, names: /PORT/ },
   { title: 'a port out of range', env: { PORT: '70000' }, names: /PORT/ },
   { title: 'a bad port given as a flag', args: ['--port', 'x1'], names: /PORT/ },
@@ -26,6 +26,9 @@ const badSettings: readonly { readonly title: string; readonly env?: Record<stri
   { title: 'a store queue limit of zero', env: { PORT: '0', STORE_QUEUE_LIMIT: '0' }, names: /STORE_QUEUE_LIMIT/ },
   { title: 'an unknown flag', args: ['--port', '0', '--colour', 'blue'], names: /--colour/ },
   { title: 'a flag without its value', args: ['--port'], names: /--port needs a value/ },
+  // A misspelt secret's flag, or a stray word after one: what is refused may be a secret, so it is named, never quoted.
+  { title: 'a misspelt --jwt-secret=value', args: ['--port', '0', '--jwt-secrte=Misspelt-Secret-0123456789-abcdef'], names: /unknown argument "--jwt-secrte" /, secrets: ['Misspelt-Secret-0123456789-abcdef'] },
+  { title: 'a stray word after --auth-users', args: ['--port', '0', '--auth-users', 'alice:Alice-Pass-7781', 'bob:Bob-Pass-9902'], names: /argument 5 is not a flag/, secrets: ['Bob-Pass-9902'] },
   { title: 'a headers timeout of zero', env: { PORT: '0', HEADERS_TIMEOUT: '0' }, names: /HEADERS_TIMEOUT/ },
   { title: 'a request timeout with a unit', env: { PORT: '0', REQUEST_TIMEOUT: '30s' }, names: /REQUEST_TIMEOUT/ },
   { title: 'a headers timeout longer than the request timeout', env: { PORT: '0', HEADERS_TIMEOUT: '20', REQUEST_TIMEOUT: '10' }, names: /HEADERS_TIMEOUT.*REQUEST_TIMEOUT/ },
@@ -41,9 +44,9 @@ const badSettings: readonly { readonly title: string; readonly env?: Record<stri
   { title: 'a value with line breaks and a terminal escape in it', env: { PORT: '1\n2\r\n3\u001b[2J' }, names: /PORT must be an integer from 0 to 65535 \(got "1\\n2\\r\\n3\\u001b\[2J"\)/ },
 ];
 
-for (const { title, env, args, names } of badSettings) {
+for (const { title, env, args, names, secrets } of badSettings) {
   test(`start-up refuses ${title}`, (t) => {
-    assertRefused(t, { ...(env && { env }), args: args ?? [] }, names);
+    assertRefused(t, { ...(env && { env }), args: args ?? [] }, names, secrets);
   });
 }
 
