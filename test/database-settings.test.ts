@@ -20,6 +20,8 @@ test('DATABASE_URL and DATA_DIR together are refused', (t) => {
 
 const REFUSED: readonly (readonly [title: string, env: Readonly<Record<string, string>>, names: RegExp])[] = [
   ['a DATABASE_URL that is not postgres://', { DATABASE_URL: 'http://u:secret-pw@example.com/db' }, /DATABASE_URL must be a postgres:\/\/ URL/],
+  // libpq takes passwords from the query string too: the line shows them masked.
+  ['a DATABASE_URL without a host, its passwords in the query', { DATABASE_URL: 'postgres:///db?sslpassword=Key-Pass-1a2b3c&password=Query-Pass-7c8d9e' }, /DATABASE_URL must name a host \(got postgres:\/\/\/db\?sslpassword=\*\*\*&password=\*\*\*\)/],
   ['LEASE_SECONDS without DATABASE_URL', { LEASE_SECONDS: '5' }, /LEASE_SECONDS needs DATABASE_URL/],
   ['a LEASE_SECONDS below 2', { DATABASE_URL, LEASE_SECONDS: '1' }, /LEASE_SECONDS/],
   ['CLUSTER_SECRET without DATABASE_URL', { CLUSTER_SECRET: SECRET }, /CLUSTER_URL and CLUSTER_SECRET need DATABASE_URL/],

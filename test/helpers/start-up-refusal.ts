@@ -55,7 +55,7 @@ const SECRET_SETTINGS: Readonly<Record<string, (value: string) => string[]>> = {
   DATABASE_URL: (value) => {
     try {
       const url = new URL(value);
-      return [decodeURIComponent(url.password), url.searchParams.get('password') ?? ''];
+      return [decodeURIComponent(url.password), ...[...url.searchParams].filter(([name]) => /password/i.test(name)).map(([, secret]) => secret)];
     } catch {
       return [];
     }
