@@ -22,10 +22,11 @@ const SECRETS = {
   JWT_SECRET: 'Jwt-Secret-0123456789-abcdefghijklmnop',
 };
 
-test('the binary reads its settings from the environment, and a flag beats a variable: the startup line shows both', async (t) => {
+test('the binary reads its settings from the environment, and a flag beats a variable: the startup line shows both, with the real port', async (t) => {
   const service = await startService({ env: { PORT: 'not-a-port', BASE_PATH: '/from-env' }, args: ['--port', '0'] });
   t.teardown(() => service.stop());
   t.regex(service.stdout(), /^catalogue listening on http:\/\/127\.0\.0\.1:\d+\/from-env\n$/);
+  t.not(service.port, 0);
   t.is((await fetch(`${service.url}/health`)).status, 200);
 });
 
