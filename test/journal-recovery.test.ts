@@ -4,8 +4,10 @@
  * and damaged by hand: a torn tail (the last frame cut short, its payload altered, zeros
  * after it) is cut with one warning and everything before it comes back;
  * damage with journal data after it, a store made with other settings, a
- * folder in use and a folder that is a file stop the start with exit code 2
- * and one line on stderr. Without DATA_DIR nothing is written anywhere.
+ * folder in use, a folder that is a file and a damaged idempotency key stop
+ * the start with exit code 2 and one line on stderr (the damage and the folder
+ * in use with the binary; the others in process, with the line serve.ts
+ * prints). Without DATA_DIR nothing is written anywhere.
  */
 import test from 'ava';
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { call, dataOf, listProducts, listProdukte, type Product } from './helper
 import { assertRefusalLine, assertRefused } from './helpers/start-up-refusal.js';
 import { refusalLine } from '../src/config/config-error.js';
 import { StoreRefused } from '../src/store/start-store-worker.js';
+import { DataDirInUse } from '../src/store/data-dir-claim.js';
 import { createInTurn, flipByte, journalOfFive, startOn, tempDir, type FrameSpan } from './helpers/journal-files.js';
 
 const names = async (service: RunningService): Promise<string[]> => (await listProducts(service)).map((product) => product.name);
@@ -110,6 +113,16 @@ test('DATA_DIR that is a file: refused with one line naming DATA_DIR, the file u
   writeFileSync(file, 'x');
   assertRefused(t, { env: { DATA_DIR: file } }, /^catalogue: DATA_DIR must be a folder/);
   t.is(readFileSync(file, 'utf8'), 'x');
+});
+
+test('an idempotency.key of the wrong size stops the start: one line naming the file, never its bytes; the key and the folder are left alone', async (t) => {
+  const dataDir = tempDir(t, 'journal-key-');
+  const key = join(dataDir, 'idempotency.key');
+  writeFileSync(key, 'Damaged-Key-Bytes');
+  const refused = await t.throwsAsync(startInProcess({ env: { DATA_DIR: dataDir } }), { instanceOf: DataDirInUse });
+  assertRefusalLine(t, refused === undefined ? undefined : refusalLine(refused.message), /idempotency\.key is not a 32-byte key/, ['Damaged-Key-Bytes']);
+  t.is(readFileSync(key, 'utf8'), 'Damaged-Key-Bytes');
+  t.false(existsSync(join(dataDir, 'LOCK')), 'the refused start let go of the folder');
 });
 
 test.serial('without DATA_DIR nothing is written anywhere: a restart is the seed again, its ten products exactly', async (t) => {
