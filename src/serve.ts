@@ -4,7 +4,7 @@
  * has taken SIGINT and SIGTERM before this module was even loaded; the first
  * of them aborts `stopRequest`, whatever the start has reached by then.
  */
-import { ConfigError } from './config/config-error.js';
+import { ConfigError, refusalLine } from './config/config-error.js';
 import { loadConfig, type ServiceConfig } from './config/load-config.js';
 import { settingLookup } from './config/settings.js';
 import { StoreRefused } from './store/start-store-worker.js';
@@ -17,7 +17,7 @@ const EXIT_FAILURE = 1;
 
 function exitOnConfigError(error: unknown): never {
   if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`catalogue: ${error.message}\n`);
+  process.stderr.write(refusalLine(error.message));
   process.exit(EXIT_BAD_CONFIG);
 }
 

@@ -2,14 +2,14 @@
  * Protection settings are checked at start-up (contract sections 1 and 5):
  * each bad one stops the service with exit code 2 and one line on stderr
  * naming the setting, a line that never quotes a password, key or secret.
- * Also `node dist/main.js hash-password`, which makes AUTH_USERS hashes.
+ * Checked in process, at the steps the binary takes (helpers/start-up-refusal.ts);
+ * test/start-up-refusals.test.ts runs the binary for a bad PROTECT once.
  */
 import test from 'ava';
 import { Buffer } from 'node:buffer';
-import { scryptSync, timingSafeEqual } from 'node:crypto';
-import { runToExit } from './helpers/service.js';
 import { call, ownService } from './helpers/product-api.js';
-import { SCRYPT_HASH, basicAuth } from './helpers/auth-api.js';
+import { basicAuth } from './helpers/auth-api.js';
+import { assertRefused } from './helpers/start-up-refusal.js';
 
 /** Good credentials for every scheme; each case below breaks one thing. */
 const BASE: Readonly<Record<string, string>> = {
@@ -18,15 +18,6 @@ const BASE: Readonly<Record<string, string>> = {
   API_KEYS: 'ci=Ci-Key-55aa66bb',
   JWT_SECRET: 'Jwt-Secret-0123456789-abcdefghijklmnop',
 };
-
-/** Every password, key and secret in a set of settings: none may appear on stderr. */
-function secretsIn(settings: Readonly<Record<string, string | undefined>>): string[] {
-  const entries = (text: string | undefined): string[] => (text ?? '').split(',').filter((entry) => entry !== '');
-  const users = entries(settings.AUTH_USERS).map((entry) => entry.slice(entry.indexOf(':') + 1));
-  const keys = entries(settings.API_KEYS).map((entry) => entry.slice(entry.indexOf('=') + 1));
-  // Every secret here is long and distinctive, so finding one on stderr is never a coincidence.
-  return [...users, ...keys, settings.JWT_SECRET ?? ''].filter((secret) => secret.length >= 8);
-}
 
 interface BadSetting {
   readonly title: string;
@@ -90,16 +81,8 @@ function settingsFor(env: BadSetting['env']): Record<string, string> {
 }
 
 for (const { title, env, args, names } of BAD_SETTINGS) {
-  test(`start-up refuses ${title}: exit 2, one stderr line naming the setting, no secret quoted`, async (t) => {
-    const settings = settingsFor(env);
-    const exit = await runToExit({ env: settings, args: args ?? [] });
-    t.is(exit.code, 2, exit.stderr);
-    const lines = exit.stderr.trim().split('\n');
-    t.is(lines.length, 1, exit.stderr);
-    t.regex(lines[0] ?? '', names);
-    t.notRegex(exit.stdout, /listening on/);
-    const flagSecret = args?.includes('--jwt-secret') === true ? [args[args.indexOf('--jwt-secret') + 1] ?? ''] : [];
-    for (const secret of [...secretsIn(settings), ...flagSecret]) t.false(exit.stderr.includes(secret), `stderr quotes "${secret}": ${exit.stderr}`);
+  test(`start-up refuses ${title}: one line naming the setting, no secret quoted`, (t) => {
+    assertRefused(t, { env: settingsFor(env), args: args ?? [] }, names);
   });
 }
 
@@ -110,62 +93,3 @@ test('a JWT_SECRET of exactly 32 bytes, every scheme with its credentials, and L
   t.is((await call(service, 'GET', '/produkte/1', undefined, basicAuth('alice', 'Alice-Pass-7781'))).status, 200);
   t.is((await call(service, 'POST', '/products', { json: {} })).status, 401);
 });
-
-/** Checks an `scrypt.<log2 N>.<r>.<p>.<salt>.<hash>` line against a password, independently of the service. */
-function hashMatches(line: string, password: string): boolean {
-  const [, log2N, r, p, salt = '', hash = ''] = line.split('.');
-  const expected = Buffer.from(hash, 'base64url');
-  const N = 2 ** Number(log2N);
-  const derived = scryptSync(password, Buffer.from(salt, 'base64url'), expected.length, { N, r: Number(r), p: Number(p), maxmem: 256 * N * Number(r) });
-  return timingSafeEqual(derived, expected);
-}
-
-const lastLine = (stdout: string): string => stdout.trimEnd().split('\n').at(-1) ?? '';
-
-test('hash-password reads the password from stdin and prints its scrypt hash as the last stdout line', async (t) => {
-  const exit = await runToExit({ args: ['hash-password'], input: 'correct horse battery staple\n' });
-  t.is(exit.code, 0, exit.stderr);
-  const hash = lastLine(exit.stdout);
-  t.regex(hash, SCRYPT_HASH);
-  // The trailing newline from the terminal is not part of the password.
-  t.true(hashMatches(hash, 'correct horse battery staple'));
-  t.false(hashMatches(hash, 'correct horse battery staple\n'));
-  t.false(exit.stdout.includes('correct horse'), 'the password is echoed');
-});
-
-test('hash-password takes the password as its one argument instead', async (t) => {
-  const exit = await runToExit({ args: ['hash-password', 'Tr0ub4dor&3'] });
-  t.is(exit.code, 0, exit.stderr);
-  const hash = lastLine(exit.stdout);
-  t.regex(hash, SCRYPT_HASH);
-  t.true(hashMatches(hash, 'Tr0ub4dor&3'));
-  t.false(exit.stdout.includes('Tr0ub4dor'), 'the password is echoed');
-});
-
-test('hash-password salts at random: two runs for one password give different hashes, both valid', async (t) => {
-  const [first, second] = await Promise.all([
-    runToExit({ args: ['hash-password'], input: 'same password\n' }),
-    runToExit({ args: ['hash-password', 'same password'] }),
-  ]);
-  const [a, b] = [lastLine(first.stdout), lastLine(second.stdout)];
-  t.regex(a, SCRYPT_HASH);
-  t.regex(b, SCRYPT_HASH);
-  t.not(a, b);
-  t.not(a.split('.')[4], b.split('.')[4], 'same salt');
-  t.true(hashMatches(a, 'same password'));
-  t.true(hashMatches(b, 'same password'));
-});
-
-for (const [title, options] of [
-  ['empty stdin', { args: ['hash-password'], input: '' }],
-  ['a bare newline on stdin', { args: ['hash-password'], input: '\n' }],
-  ['an empty argument', { args: ['hash-password', ''] }],
-  ['two arguments', { args: ['hash-password', 'one', 'two'] }],
-] as const) {
-  test(`hash-password refuses ${title}: exit 2, one stderr line, no hash`, async (t) => {
-    const exit = await runToExit(options);
-    t.is(exit.code, 2, exit.stderr);
-    t.is(exit.stderr.trim().split('\n').length, 1, exit.stderr);
-    t.notRegex(exit.stdout, /scrypt\./);
-  });
-}

@@ -1,13 +1,14 @@
 /**
  * BASE_PATH (contract section 1): the seed's {base_url}. Every route, /health
- * included, lives under the prefix and nowhere else; the startup line's URL
- * carries it. Set through the variable, through the flag (which beats the
- * variable), and with a trailing slash, which means the same as without.
+ * included, lives under the prefix and nowhere else; the service's URL
+ * carries it (the URL the startup line shows: test/start-up-process.test.ts
+ * reads the binary's). Set through the variable, through the flag (which beats
+ * the variable), and with a trailing slash, which means the same as without.
  *
  * The shared services are only read; the test that writes starts its own.
  */
 import test, { type ExecutionContext } from 'ava';
-import { startService, type RunningService } from './helpers/service.js';
+import { startInProcess, type ServiceUnderTest } from './helpers/service.js';
 import type { Product } from './helpers/product-api.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -19,16 +20,16 @@ const SETTINGS = [
   ['BASE_PATH=/api/ (trailing slash)', { env: { BASE_PATH: '/api/' } }],
 ] as const;
 
-const services = new Map<string, RunningService>();
+const services = new Map<string, ServiceUnderTest>();
 test.before(async () => {
-  const started = await Promise.all(SETTINGS.map(([, options]) => startService(options)));
-  SETTINGS.forEach(([label], index) => services.set(label, started[index] as RunningService));
+  const started = await Promise.all(SETTINGS.map(([, options]) => startInProcess(options)));
+  SETTINGS.forEach(([label], index) => services.set(label, started[index] as ServiceUnderTest));
 });
 test.after.always(async () => {
   await Promise.all([...services.values()].map((service) => service.stop()));
 });
 
-function originOf(service: RunningService): string {
+function originOf(service: ServiceUnderTest): string {
   return `http://127.0.0.1:${service.port}`;
 }
 
@@ -40,10 +41,10 @@ async function assertRouteNotFound(t: ExecutionContext, response: Response, what
 }
 
 for (const [label] of SETTINGS) {
-  const service = (): RunningService => services.get(label) as RunningService;
+  const service = (): ServiceUnderTest => services.get(label) as ServiceUnderTest;
 
-  test(`${label}: the startup line's URL ends in /api`, (t) => {
-    t.regex(service().stdout(), /^catalogue listening on http:\/\/127\.0\.0\.1:\d+\/api\n$/);
+  test(`${label}: the service's URL ends in /api`, (t) => {
+    t.regex(service().url, /^http:\/\/127\.0\.0\.1:\d+\/api$/);
     t.is(service().url, `${originOf(service())}/api`);
   });
 
@@ -109,7 +110,7 @@ for (const [label] of SETTINGS) {
 }
 
 test('BASE_PATH=/api: writes go under the prefix too (POST, PUT, DELETE on /api/products and /api/produkte)', async (t) => {
-  const service = await startService({ env: { BASE_PATH: '/api' } });
+  const service = await startInProcess({ env: { BASE_PATH: '/api' } });
   t.teardown(async () => {
     await service.stop();
   });
@@ -140,12 +141,12 @@ test('BASE_PATH=/api: writes go under the prefix too (POST, PUT, DELETE on /api/
 });
 
 test('a multi-segment BASE_PATH=/shop/v1 works whole: /shop/v1/products 200, partial prefixes 404', async (t) => {
-  const service = await startService({ env: { BASE_PATH: '/shop/v1' } });
+  const service = await startInProcess({ env: { BASE_PATH: '/shop/v1' } });
   t.teardown(async () => {
     await service.stop();
   });
   const origin = originOf(service);
-  t.regex(service.stdout(), /^catalogue listening on http:\/\/127\.0\.0\.1:\d+\/shop\/v1\n$/);
+  t.regex(service.url, /^http:\/\/127\.0\.0\.1:\d+\/shop\/v1$/);
   t.is((await fetch(`${origin}/shop/v1/products`)).status, 200);
   t.is((await fetch(`${origin}/shop/v1/health`)).status, 200);
   for (const path of ['/shop/products', '/v1/products', '/products', '/shop/v1']) {

@@ -9,7 +9,7 @@
  */
 import { Buffer } from 'node:buffer';
 import test, { type ExecutionContext } from 'ava';
-import { rawRequest, startService, type RawResponse, type ServiceUnderTest } from './helpers/service.js';
+import { rawRequest, startInProcess, type RawResponse, type ServiceUnderTest } from './helpers/service.js';
 import { basePathOf, requestBytes } from './helpers/request-builders.js';
 import { listProducts, type Product } from './helpers/product-api.js';
 
@@ -66,10 +66,10 @@ let defaultService: ServiceUnderTest | undefined;
 
 test.before(async () => {
   [services.variable, services.flag, defaultService] = await Promise.all([
-    startService({ env: { BODY_LIMIT: String(LIMIT) } }),
+    startInProcess({ env: { BODY_LIMIT: String(LIMIT) } }),
     // The flag beats the variable: a lower variable must not apply.
-    startService({ env: { BODY_LIMIT: '64' }, args: ['--port', '0', '--body-limit', String(LIMIT)] }),
-    startService(),
+    startInProcess({ env: { BODY_LIMIT: '64' }, args: ['--body-limit', String(LIMIT)] }),
+    startInProcess(),
   ]);
 });
 test.after.always(async () => {

@@ -1,18 +1,22 @@
 /**
  * TLS_CERT and TLS_KEY (contract section 1, issue 3): the same service over
  * HTTPS only. The certificate is made for this run with openssl, trusted
- * explicitly through `ca`, and deleted afterwards.
+ * explicitly through `ca`, and deleted afterwards. Wrong files (no PEM, a
+ * key of another certificate) stop start-up with one line naming the
+ * setting and holding nothing of a key; checked in process.
  */
 import test from 'ava';
 import { Buffer } from 'node:buffer';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { rawRequest, startService, type RunningService } from './helpers/service.js';
 import { BEARER_CHALLENGE, apiKeyAuth, basicAuth, bearerAuth, type CredentialHeaders } from './helpers/auth-api.js';
+import { assertRefused } from './helpers/start-up-refusal.js';
 
 const KEY = 'tls-key-3c4d5e6f';
 const SECRET = 'https-test-secret-0123456789abcdefghij';
@@ -20,12 +24,19 @@ const SECRET = 'https-test-secret-0123456789abcdefghij';
 let directory = '';
 let certificate: Buffer;
 let service: RunningService;
+const file = (name: string): string => path.join(directory, name);
+/** The base64 lines of each private key: no refusal may quote one. */
+let keyLines: string[] = [];
 
 test.before(async () => {
   directory = await mkdtemp(path.join(os.tmpdir(), 'catalogue-tls-'));
   const [certFile, keyFile] = [path.join(directory, 'cert.pem'), path.join(directory, 'key.pem')];
   await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', keyFile, '-out', certFile]);
   certificate = await readFile(certFile);
+  const otherKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  await writeFile(file('other-key.pem'), otherKey);
+  await writeFile(file('not-pem.txt'), 'not a PEM file\n');
+  keyLines = [await readFile(keyFile, 'utf8'), otherKey].flatMap((pem) => pem.split('\n')).filter((line) => line.length >= 16 && !line.startsWith('-----'));
   service = await startService({
     env: {
       TLS_CERT: certFile,
@@ -128,3 +139,17 @@ test('plain HTTP to the HTTPS port gets no product: the connection fails or the 
     t.notRegex(fetched.text, /"data"/);
   }
 });
+
+const REFUSED: readonly (readonly [title: string, cert: string, key: string, names: RegExp])[] = [
+  ['a TLS_CERT that is no PEM file', 'not-pem.txt', 'key.pem', /^catalogue: TLS_CERT must be a PEM certificate \(.+\)\n$/],
+  ['a TLS_KEY that is no PEM file', 'cert.pem', 'not-pem.txt', /^catalogue: TLS_KEY must be a PEM private key \(.+\)\n$/],
+  ['the key given as TLS_CERT', 'key.pem', 'key.pem', /^catalogue: TLS_CERT must be a PEM certificate/],
+  ['the certificate given as TLS_KEY', 'cert.pem', 'cert.pem', /^catalogue: TLS_KEY must be a PEM private key/],
+  ['a TLS_KEY of another certificate', 'cert.pem', 'other-key.pem', /^catalogue: TLS_KEY must be the private key of TLS_CERT's certificate/],
+];
+
+for (const [title, cert, key, names] of REFUSED) {
+  test(`start-up refuses ${title}, quoting nothing of a key`, (t) => {
+    assertRefused(t, { env: { TLS_CERT: file(cert), TLS_KEY: file(key) } }, names, keyLines);
+  });
+}

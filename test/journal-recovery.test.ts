@@ -4,14 +4,20 @@
  * and damaged by hand: a torn tail (the last frame cut short, its payload altered, zeros
  * after it) is cut with one warning and everything before it comes back;
  * damage with journal data after it, a store made with other settings, a
- * folder in use and a folder that is a file stop the start with exit code 2
- * and one line on stderr. Without DATA_DIR nothing is written anywhere.
+ * folder in use, a folder that is a file and a damaged idempotency key stop
+ * the start with exit code 2 and one line on stderr (the damage and the folder
+ * in use with the binary; the others in process, with the line serve.ts
+ * prints). Without DATA_DIR nothing is written anywhere.
  */
 import test from 'ava';
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runToExit, startService, type RunningService } from './helpers/service.js';
-import { call, dataOf, listProducts, listProdukte } from './helpers/product-api.js';
+import { runToExit, startInProcess, startService, type RunningService } from './helpers/service.js';
+import { call, dataOf, listProducts, listProdukte, type Product } from './helpers/product-api.js';
+import { assertRefusalLine, assertRefused } from './helpers/start-up-refusal.js';
+import { refusalLine } from '../src/config/config-error.js';
+import { StoreRefused } from '../src/store/start-store-worker.js';
+import { DataDirInUse } from '../src/store/data-dir-claim.js';
 import { createInTurn, flipByte, journalOfFive, startOn, tempDir, type FrameSpan } from './helpers/journal-files.js';
 
 const names = async (service: RunningService): Promise<string[]> => (await listProducts(service)).map((product) => product.name);
@@ -66,19 +72,19 @@ test.serial('damage before the tail (a payload byte of the second of five frames
   t.false(existsSync(join(dataDir, 'LOCK')), 'the refused start let go of the folder');
 });
 
-test.serial('MARKETPLACE=1 on a DATA_DIR made without it: exit 2 naming MARKETPLACE; the folder still starts with its own settings', async (t) => {
+// In process: the store refuses the folder as it would in the binary, whose
+// line is refusalLine of the refusal (serve.ts); the damage test above runs the binary.
+test.serial('MARKETPLACE=1 on a DATA_DIR made without it: refused with one line naming MARKETPLACE; the folder still starts with its own settings', async (t) => {
   const dataDir = tempDir(t, 'journal-settings-');
-  const first = await startOn(dataDir);
-  const made = await createInTurn(first, ['kept']);
+  const first = await startInProcess({ env: { DATA_DIR: dataDir } });
+  const made = dataOf<Product>(await call(first, 'POST', '/products', { json: { name: 'kept', description: 'made without the marketplace', price: 2.5 } }));
   await first.stop();
-  const exit = await runToExit({ env: { DATA_DIR: dataDir, MARKETPLACE: '1' } });
-  t.is(exit.code, 2);
-  t.is(exit.stdout, '');
-  t.is(exit.stderr.trim().split('\n').length, 1, exit.stderr);
-  t.regex(exit.stderr, /MARKETPLACE/);
-  const again = await startOn(dataDir);
-  t.deepEqual((await listProducts(again)).at(-1), made[0]);
-  await again.stop();
+  const refused = await t.throwsAsync(startInProcess({ env: { DATA_DIR: dataDir, MARKETPLACE: '1' } }), { instanceOf: StoreRefused });
+  assertRefusalLine(t, refused === undefined ? undefined : refusalLine(refused.message), /MARKETPLACE/, []);
+  t.false(existsSync(join(dataDir, 'LOCK')), 'the refused start let go of the folder');
+  const again = await startInProcess({ env: { DATA_DIR: dataDir } });
+  t.teardown(() => again.stop());
+  t.deepEqual((await listProducts(again)).at(-1), made);
 });
 
 test.serial('a second instance on a DATA_DIR in use: exit 2; once the first is SIGKILLed (its LOCK left behind) a start succeeds with its data', async (t) => {
@@ -102,15 +108,21 @@ test.serial('a second instance on a DATA_DIR in use: exit 2; once the first is S
   await third.stop();
 });
 
-test.serial('DATA_DIR that is a file: exit 2 with one line naming DATA_DIR', async (t) => {
+test('DATA_DIR that is a file: refused with one line naming DATA_DIR, the file untouched', (t) => {
   const file = join(tempDir(t, 'journal-file-'), 'not-a-folder');
   writeFileSync(file, 'x');
-  const exit = await runToExit({ env: { DATA_DIR: file } });
-  t.is(exit.code, 2);
-  t.is(exit.stdout, '');
-  t.is(exit.stderr.trim().split('\n').length, 1, exit.stderr);
-  t.regex(exit.stderr, /DATA_DIR/);
+  assertRefused(t, { env: { DATA_DIR: file } }, /^catalogue: DATA_DIR must be a folder/);
   t.is(readFileSync(file, 'utf8'), 'x');
+});
+
+test('an idempotency.key of the wrong size stops the start: one line naming the file, never its bytes; the key and the folder are left alone', async (t) => {
+  const dataDir = tempDir(t, 'journal-key-');
+  const key = join(dataDir, 'idempotency.key');
+  writeFileSync(key, 'Damaged-Key-Bytes');
+  const refused = await t.throwsAsync(startInProcess({ env: { DATA_DIR: dataDir } }), { instanceOf: DataDirInUse });
+  assertRefusalLine(t, refused === undefined ? undefined : refusalLine(refused.message), /idempotency\.key is not a 32-byte key/, ['Damaged-Key-Bytes']);
+  t.is(readFileSync(key, 'utf8'), 'Damaged-Key-Bytes');
+  t.false(existsSync(join(dataDir, 'LOCK')), 'the refused start let go of the folder');
 });
 
 test.serial('without DATA_DIR nothing is written anywhere: a restart is the seed again, its ten products exactly', async (t) => {

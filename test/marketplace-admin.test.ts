@@ -7,7 +7,7 @@
 import test from 'ava';
 import { call, ownService, postJson } from './helpers/product-api.js';
 import { apiKeyAuth, assertTextFailure, bearerAuth, BEARER_CHALLENGE, craftToken, decodeToken, login, nowSeconds, SAYS } from './helpers/auth-api.js';
-import { runToExit } from './helpers/service.js';
+import { assertRefused } from './helpers/start-up-refusal.js';
 import { loadConfig } from '../src/config/load-config.js';
 import { newCustomer } from './helpers/people-api.js';
 
@@ -65,30 +65,26 @@ test('PROTECT can name the admin scheme in the marketplace, and another scheme f
   t.is((await postJson(service, '/products', product)).status, 201, 'POST opened by PROTECT');
 });
 
-test('start-up refuses the admin scheme without the marketplace, and without any administrator configured', async (t) => {
-  const off = await runToExit({ env: { API_KEYS: 'k', PROTECT: 'POST /products=admin' }, args: ['--port', '0'] });
-  t.is(off.code, 2);
-  t.regex(off.stderr, /admin.*MARKETPLACE/);
-  const nobody = await runToExit({ env: { MARKETPLACE: '1', PROTECT: 'GET /products=admin' }, args: ['--port', '0'] });
-  t.is(nobody.code, 2);
-  t.regex(nobody.stderr, /AUTH_USERS or API_KEYS/);
+test('start-up refuses the admin scheme without the marketplace', (t) => {
+  assertRefused(t, { env: { API_KEYS: `ops=${ADMIN_KEY}`, PROTECT: 'POST /products=admin' } }, /PROTECT.*admin.*MARKETPLACE/);
 });
 
-test('start-up refuses a bad MARKETPLACE, CURRENCY or REGISTER_MAX_PER_HOUR with one line naming it', async (t) => {
-  for (const [env, name] of [
-    [{ MARKETPLACE: 'maybe' }, /MARKETPLACE/],
-    [{ CURRENCY: 'eur' }, /CURRENCY/],
-    [{ CURRENCY: 'EURO' }, /CURRENCY/],
-    [{ REGISTER_MAX_PER_HOUR: '-1' }, /REGISTER_MAX_PER_HOUR/],
-    [{ PASSWORD_HASH_COST: '9' }, /PASSWORD_HASH_COST/],
-    [{ PASSWORD_HASH_COST: '21' }, /PASSWORD_HASH_COST/],
-  ] as const) {
-    const exit = await runToExit({ env, args: ['--port', '0'] });
-    t.is(exit.code, 2, JSON.stringify(env));
-    t.is(exit.stderr.trim().split('\n').length, 1);
-    t.regex(exit.stderr, name);
-  }
+test('start-up refuses the admin scheme without any administrator configured', (t) => {
+  assertRefused(t, { env: { MARKETPLACE: '1', JWT_SECRET, PROTECT: 'GET /products=admin' } }, /PROTECT.*AUTH_USERS or API_KEYS/);
 });
+
+for (const [env, name] of [
+  [{ MARKETPLACE: 'maybe' }, /MARKETPLACE/],
+  [{ CURRENCY: 'eur' }, /CURRENCY/],
+  [{ CURRENCY: 'EURO' }, /CURRENCY/],
+  [{ REGISTER_MAX_PER_HOUR: '-1' }, /REGISTER_MAX_PER_HOUR/],
+  [{ PASSWORD_HASH_COST: '9' }, /PASSWORD_HASH_COST/],
+  [{ PASSWORD_HASH_COST: '21' }, /PASSWORD_HASH_COST/],
+] as const) {
+  test(`start-up refuses ${JSON.stringify(env)} with one line naming it`, (t) => {
+    assertRefused(t, { env: { ...MARKET, ...env } }, name);
+  });
+}
 
 test("customers' passwords are hashed at OWASP's scrypt cost (log2 N = 14) unless PASSWORD_HASH_COST says otherwise", (t) => {
   t.is(loadConfig(() => undefined).auth.hashCost, 14);

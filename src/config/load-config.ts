@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { dataDirSetting } from './data-dir-setting.js';
+import { tlsSetting, type TlsFiles } from './tls-setting.js';
 import { trustProxySetting, type TrustProxy } from './trust-proxy-setting.js';
 import { databaseSetting, type DatabaseSettings } from './database-setting.js';
 import { clusterSetting, type ClusterSettings } from './cluster-setting.js';
@@ -13,11 +13,6 @@ import type { SettingLookup, SettingName } from './settings.js';
  * once, and a bad value stops start-up with a ConfigError that names the
  * setting. Nothing on the request path re-checks a setting.
  */
-export interface TlsFiles {
-  readonly cert: Buffer;
-  readonly key: Buffer;
-}
-
 export interface ServiceConfig {
   readonly port: number;
   readonly host: string;
@@ -163,22 +158,6 @@ function logLevelSetting(raw: string | undefined): LogLevel {
   const level = raw.trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`);
   return level as LogLevel;
-}
-
-function readPem(name: SettingName, path: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    throw new ConfigError(`${name} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'} ${path}`);
-  }
-}
-
-function tlsSetting(certPath: string | undefined, keyPath: string | undefined): TlsFiles | undefined {
-  const cert = certPath || undefined;
-  const key = keyPath || undefined;
-  if (cert === undefined && key === undefined) return undefined;
-  if (cert === undefined || key === undefined) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
-  return { cert: readPem('TLS_CERT', cert), key: readPem('TLS_KEY', key) };
 }
 
 const ONE_GIB = 1024 ** 3;
