@@ -13,6 +13,7 @@ import { call, ownService, type ApiResponse } from './helpers/product-api.js';
 import { SHOP_ENV } from './helpers/people-api.js';
 import { basicAuth } from './helpers/auth-api.js';
 import { startService, type ServiceUnderTest } from './helpers/service.js';
+import { waitFor } from './helpers/wait-for.js';
 
 type Headers = Readonly<Record<string, string>>;
 
@@ -145,7 +146,7 @@ test('the binary takes --trust-proxy as a flag: its access log names the forward
   t.teardown(() => service.stop());
   t.is((await call(service, 'GET', '/health', undefined, { 'x-request-id': 'flag', 'x-forwarded-for': '203.0.113.5, 10.1.2.3' })).status, 200);
   // The child writes its line after the answer; wait for it rather than for a clock.
-  for (let tries = 0; tries < 600 && !service.stderr().includes('"requestId":"flag"'); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  await waitFor('the access log line', () => service.stderr().includes('"requestId":"flag"'));
   const line = service.stderr().split('\n').find((text) => text.includes('"requestId":"flag"'));
   t.like(JSON.parse(line ?? '{}'), { msg: 'request', clientAddress: '203.0.113.5' });
 });
