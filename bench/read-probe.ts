@@ -29,11 +29,12 @@ interface ProbeResult {
 
 /**
  * The probe over the load's warm-up and window (a count is given a window of
- * one second per 2,000 requests): its p99 in ms. Its own process, so the
- * load generator's busy event loop cannot delay its clock.
+ * one second per 2,000 requests, at least a quarter of a second: fifty reads,
+ * for the smoke's few requests): its p99 in ms. Its own process, so the load
+ * generator's busy event loop cannot delay its clock.
  */
 async function probeP99(url: string, settings: LoadSettings): Promise<number> {
-  const seconds = settings.requests === undefined ? settings.duration : Math.max(1, settings.requests / 2000);
+  const seconds = settings.requests === undefined ? settings.duration : Math.max(0.25, settings.requests / 2000);
   const { stdout } = await run(process.execPath, [CLIENT, url, PROBE_PATH, String(PROBE_RATE), String(settings.warmup), String(seconds)], { timeout: (settings.warmup + seconds + 60) * 1000 });
   const result = JSON.parse(stdout) as ProbeResult;
   if (result.errors > 0 || result.count === 0) throw new Error(`the read probe: ${result.errors} errors, ${result.count} reads answered 200`);

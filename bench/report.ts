@@ -340,7 +340,7 @@ export function renderReport(record: RunRecord, charts: ReadonlyMap<string, stri
     `- Options: ${o.connections} connections, pipelining 1, ${o.requests === undefined ? `${o.duration} s` : `${integer(o.requests)} requests`} measured after ${o.warmup} s warm-up per round, ${o.rounds} round${o.rounds === 1 ? '' : 's'} per server and case (servers taking turns in a rotating order; every figure is the median of the rounds, the CPU range is the lowest and highest round); up to ${o.quietWait} s wait before each round for the machine to be quiet (other work under ${QUIET_CORES} cores); large collection ${integer(o.largeSize)} products; scaling at ${o.scalingSizes.map(integer).join(', ') || 'none'}${record.scenarios.some((s) => s.family === 'marketplace') ? `; marketplace search at ${Object.values(o.shopSizes).map(integer).join(', ')} products` : ''}`,
     `- Pinning: ${describePlacement(record.placement)}`,
     `- Load average (1, 5, 15 min): ${record.loadAverage.start.map((v) => v.toFixed(2)).join(', ')} at the start, ${record.loadAverage.end.map((v) => v.toFixed(2)).join(', ')} at the end`,
-    '- Method: for every case, round after round, the servers run back to back, each as a fresh child process on a free port: seeded over HTTP (not measured), warmed up, measured, stopped. ' +
+    `- Method: for every case, round after round, the servers run back to back, each as a ${o.keepServers ? 'child process on a free port (this smoke run hands one on to the next case that needs it holding the same)' : 'fresh child process on a free port'}: seeded over HTTP (not measured), warmed up, measured, stopped. ` +
       'CPU µs/req is the server process\'s utime+stime (all threads) from /proc/PID/stat over the measured window divided by the responses in it. ' +
       'CPU busy is the share of one core the server and the load generator (autocannon, in the harness process) used over the window, and what everything else on the machine used: a server well under 100% was not the bottleneck (req/s then measures the load generator), and a large "others" means other work disturbed the case. ' +
       'The first response of every request kind is checked for the contract\'s shape and every status other than the expected one is counted: a row with any problem is INVALID and never compared. ' +
@@ -362,7 +362,7 @@ export function renderReport(record: RunRecord, charts: ReadonlyMap<string, stri
   const checkout = checkoutSection(record);
   if (checkout !== undefined) sections.push(checkout);
   if (record.scaling.length > 0) {
-    sections.push(`## Scaling (${record.scalingServer} only, a fresh process per size)`, '', scalingTable(record), '');
+    sections.push(`## Scaling (${record.scalingServer} only, ${o.keepServers ? 'the processes of the scenarios at the same size' : 'a fresh process per size'})`, '', scalingTable(record), '');
   }
   sections.push(targetsSection(record), searchTargetsSection(record));
   return sections.join('\n');

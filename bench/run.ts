@@ -9,18 +9,17 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { figuresOf, writeCharts } from './charts.js';
 import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } from './pinning.js';
-import { ServerLineup } from './server-lineup.js';
+import { ServerLineup, freshStarts, type ServerTurn } from './server-lineup.js';
+import { holdsFor, prepare, productsHeld, type CheckoutExtras, type Holding } from './prepare.js';
 import { OptionError, USAGE, parseOptions, type BenchOptions } from './options.js';
 import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, serversFor, type Scenario } from './scenarios.js';
 import { BASELINE, BASELINE_DIST, CEILING, KNOWN_SERVERS, MARKETPLACE_BASELINE, SERVERS, selectServers, type RunningServer, type ServerDefinition } from './servers.js';
 import { measure, type LoadSettings, type Measurement } from './load.js';
-import type { LoadPlan } from './load-plan.js';
 import { seedProducts, type SeedReport } from './seed.js';
-import { seedShop } from './shop-seed.js';
-import { checkoutPlan, preplaceOrders, setUpCheckout } from './checkout.js';
 import { measureWithReadProbe } from './read-probe.js';
 import { QUIET_CORES, describeMachine, processMemory, waitForQuiet, type ProcessMemory } from './proc-stats.js';
 import { combineRounds } from './rounds.js';
@@ -57,12 +56,21 @@ function summary(m: Measurement): string {
   return `${Math.round(m.requestsPerSecond).toLocaleString('en')} req/s, p99 ${m.p99Ms.toFixed(2)} ms${cpu}${flag}`;
 }
 
-async function withServer<T>(definition: ServerDefinition, lineup: ServerLineup, work: (server: RunningServer) => Promise<T>): Promise<T> {
-  const server = await lineup.take(definition);
+type Lineup = ServerLineup<Holding>;
+
+/**
+ * Runs `work` on a server for the turn (a kept one, with its holding, or a
+ * fresh one), then stops it, unless the lineup keeps it for a later turn with
+ * what `work` says it holds (smoke runs only).
+ */
+async function withServer(turn: ServerTurn, lineup: Lineup, work: (server: RunningServer, held: Holding | undefined) => Promise<Holding | undefined>): Promise<void> {
+  const { server, held } = await lineup.take(turn);
+  let kept = false;
   try {
-    return await work(server);
+    const holding = await work(server, held);
+    kept = holding !== undefined && lineup.handOn(turn, server, holding);
   } finally {
-    await server.stop();
+    if (!kept) await server.stop();
   }
 }
 
@@ -76,13 +84,12 @@ async function quietMoment(seconds: number): Promise<void> {
 /** How every case of the run is run: the load, where its servers come from, and how it is repeated. */
 interface CaseSetup {
   readonly settings: LoadSettings;
-  readonly lineup: ServerLineup;
+  readonly lineup: Lineup;
   /** Rounds per server. */
   readonly rounds: number;
   /** The longest wait for a quiet machine before each round. */
   readonly quietWait: number;
-  /** What k's and kM's server holds besides the orders: `--customers` and `--checkout-products`. */
-  readonly checkout: Pick<BenchOptions, 'customers' | 'checkoutProducts'>;
+  readonly checkout: CheckoutExtras;
 }
 
 /** The servers in the order of a round: each round starts one later, so none is always first. */
@@ -121,41 +128,6 @@ function scenarioSize(scenario: Scenario, options: BenchOptions): number {
   if (scenario.family === 'marketplace') return options.shopSizes[scenario.collection];
   if (scenario.family === 'checkout') return scenario.preplaced === 'none' ? 0 : options.preplaced;
   return scenario.collection === 'seed' ? SEED_SIZE : options.largeSize;
-}
-
-/** The ETag a server answers for a path now (a revalidating scenario sends it back). */
-async function currentEtag(server: RunningServer, path: string): Promise<string> {
-  const response = await fetch(new URL(path, server.url), { headers: server.headers });
-  await response.arrayBuffer();
-  const etag = response.headers.get('etag');
-  if (response.status !== 200 || etag === null) throw new Error(`GET ${path} answered ${response.status} without an ETag to revalidate`);
-  return etag;
-}
-
-/** Fills a fresh server for a scenario (not measured) and returns its load plan, given the round's random choices. */
-async function prepare(scenario: Scenario, size: number, server: RunningServer, connections: number, options: CaseSetup['checkout']): Promise<{ seed: SeedReport | undefined; plan: (random: () => number) => LoadPlan }> {
-  if (scenario.family === 'checkout') {
-    // kM may carry the memory target's catalogue and customers (--checkout-products, --customers); k stays the bare shop.
-    const extras = size > 0 ? options : { customers: undefined, checkoutProducts: 0 };
-    const products = extras.checkoutProducts > 0 ? await seedShop(server.url, server.definition.adminHeaders ?? {}, SEED_SIZE, extras.checkoutProducts) : undefined;
-    if (products !== undefined) progress(`  ${server.definition.name.padEnd(21)} seeded ${extras.checkoutProducts.toLocaleString('en')} products in ${products.report.seconds.toFixed(1)} s`);
-    // Twice as many customers as connections order: a chain cut off at the end of a warm-up keeps its customer. The rest only register.
-    const ordering = connections * 2;
-    const idle = Math.max(0, (extras.customers ?? ordering) - ordering);
-    const setUp = await setUpCheckout(server.url, server.definition.adminHeaders ?? {}, ordering, idle);
-    const placed = size > 0 ? await preplaceOrders(server.url, server.pid, setUp.shop, size, connections) : { paid: 0, seconds: 0 };
-    progress(`  ${server.definition.name.padEnd(21)} ${(ordering + idle).toLocaleString('en')} customers (${ordering} ordering) in ${setUp.seconds.toFixed(1)} s; ${placed.paid.toLocaleString('en')} orders placed and paid in ${placed.seconds.toFixed(1)} s`);
-    const seconds = (products?.report.seconds ?? 0) + setUp.seconds + placed.seconds;
-    return { seed: { size: placed.paid, posted: placed.paid, seconds }, plan: () => checkoutPlan(setUp.shop) };
-  }
-  if (scenario.family === 'catalogue') {
-    const seed = size > SEED_SIZE ? await seedProducts(server.url, server.headers, SEED_SIZE, size) : undefined;
-    const etag = scenario.revalidates === undefined ? undefined : await currentEtag(server, scenario.revalidates);
-    return { seed, plan: (random) => scenario.plan(size, random, etag) };
-  }
-  const { report, contents } = await seedShop(server.url, server.definition.adminHeaders ?? {}, SEED_SIZE, size);
-  progress(`  ${server.definition.name.padEnd(21)} seeded ${size.toLocaleString('en')} products in ${report.seconds.toFixed(1)} s`);
-  return { seed: report, plan: (random) => scenario.plan(contents, random) };
 }
 
 /** Scenario k also measures a shopper's product read, alone and beside the checkout (read-probe.ts). */
@@ -198,8 +170,8 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
     const several = session.rounds.length > 1;
     if (!several) await quietMoment(setup.quietWait);
     try {
-      await withServer(definition, setup.lineup, async (server) => {
-        const { seed, plan } = await prepare(scenario, size, server, setup.settings.connections, setup.checkout);
+      await withServer({ definition, holds: holdsFor(scenario, size, setup.checkout), keepsHolding: scenario.keepsHolding }, setup.lineup, async (server, held) => {
+        const { seed, plan, holding } = await prepare(scenario, size, server, held, setup.settings.connections, setup.checkout);
         if (seed !== undefined) seeds.get(definition.name)?.push(seed);
         const afterSeed: ProcessMemory | undefined = processMemory(server.pid);
         for (const round of session.rounds) {
@@ -217,6 +189,7 @@ async function runScenario(scenario: Scenario, size: number, servers: readonly S
           progress(`  ${label(round)} ${summary(measurement)}`);
         }
         memory.set(definition.name, larger(memory.get(definition.name), { afterSeed, afterLoad: processMemory(server.pid) }));
+        return holding;
       });
     } catch (error) {
       failures.set(definition.name, (error as Error).message);
@@ -247,8 +220,10 @@ async function runScalingStep(definition: ServerDefinition, size: number, setup:
   let memoryAfterLoad: ScalingStep['memoryAfterLoad'];
   let failure: string | undefined;
   try {
-    await withServer(definition, setup.lineup, async (server) => {
-      if (size > SEED_SIZE) {
+    // A smoke run may hand over a catalogue process that holds `size` products already.
+    await withServer({ definition, holds: productsHeld(size), keepsHolding: false }, setup.lineup, async (server, held) => {
+      seed = held?.seed;
+      if (held === undefined && size > SEED_SIZE) {
         progress(`  seeding ${size.toLocaleString('en')} products…`);
         seed = await seedProducts(server.url, server.headers, SEED_SIZE, size);
         progress(`  seeded in ${seed.seconds.toFixed(1)} s`);
@@ -265,6 +240,7 @@ async function runScalingStep(definition: ServerDefinition, size: number, setup:
         }
       }
       memoryAfterLoad = processMemory(server.pid);
+      return undefined;
     });
   } catch (error) {
     failure = (error as Error).message;
@@ -274,9 +250,10 @@ async function runScalingStep(definition: ServerDefinition, size: number, setup:
   return { size, seed, memoryAfterSeed, cases, memoryAfterLoad, failure };
 }
 
+/** Resolved from this file, as the harness and the peers import them: bench/ or its compiled copy in build/bench/. */
 function packageVersion(name: string): string {
   try {
-    return (JSON.parse(readFileSync(`${ROOT}node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
+    return (createRequire(import.meta.url)(`${name}/package.json`) as { version: string }).version;
   } catch {
     return 'unknown';
   }
@@ -286,7 +263,8 @@ function packageVersion(name: string): string {
 function serviceRevision(): string {
   try {
     const git = (...args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', timeout: 5_000 }).trim();
-    const dirty = git('status', '--porcelain', '--', 'src', 'workers') !== '';
+    // From the top of the work tree, wherever ROOT is (build/ for the compiled harness).
+    const dirty = git('status', '--porcelain', '--', ':/src', ':/workers') !== '';
     return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' (src/ or workers/ modified)' : ''}`;
   } catch {
     return 'unknown';
@@ -295,7 +273,7 @@ function serviceRevision(): string {
 
 /** How this run was started: the npm script, when it was, and the node command it ran. */
 function commandLines(args: readonly string[]): string[] {
-  const direct = `node ${[...process.execArgv, 'bench/run.ts', ...args].join(' ')}`;
+  const direct = `node ${[...process.execArgv, relative(process.cwd(), process.argv[1] ?? 'bench/run.ts'), ...args].join(' ')}`;
   return process.env.npm_lifecycle_event === 'bench' ? [`npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`, direct] : [direct];
 }
 
@@ -315,11 +293,11 @@ async function main(args: readonly string[], options: BenchOptions, placement: P
   const scalingServer = SERVERS.find((server) => server.name === SCALING_SERVER) as ServerDefinition;
   const scalingSizes = options.servers === undefined || options.servers.includes(SCALING_SERVER) ? options.scalingSizes : [];
   // Every server the run will start, in order, for the lineup to start each one ahead.
-  const order = [
-    ...scenarios.flatMap((scenario) => scenarioSessions(scenario, serversFor(scenario, servers), options.rounds).map((session) => session.definition)),
-    ...scalingSizes.map(() => scalingServer),
+  const turns = [
+    ...scenarios.flatMap((scenario) => scenarioSessions(scenario, serversFor(scenario, servers), options.rounds).map(({ definition }) => ({ definition, holds: holdsFor(scenario, scenarioSize(scenario, options), options), keepsHolding: scenario.keepsHolding }))),
+    ...scalingSizes.map((size) => ({ definition: scalingServer, holds: productsHeld(size), keepsHolding: false })),
   ];
-  const lineup = new ServerLineup(placement, options.startAhead ? order : []);
+  const lineup: Lineup = new ServerLineup(placement, options.startAhead ? freshStarts(turns, options.keepServers) : [], options.keepServers);
   const setup: CaseSetup = {
     settings: { connections: options.connections, duration: options.duration, requests: options.requests, warmup: options.warmup },
     lineup,
@@ -364,7 +342,8 @@ async function main(args: readonly string[], options: BenchOptions, placement: P
     scaling,
   };
   // Charts only beside the results they draw: a complete run's.
-  const charts = options.complete ? await writeCharts(figuresOf(record), CHARTS, 'charts') : new Map<string, string>();
+  // Imported only then: vega is a third of the harness's start-up.
+  const charts = options.complete ? await import('./charts.js').then(({ figuresOf, writeCharts }) => writeCharts(figuresOf(record), CHARTS, 'charts')) : new Map<string, string>();
   const report = renderReport(record, charts);
   process.stdout.write(`${report}\n`);
   if (options.complete) {

@@ -18,6 +18,14 @@ interface ScenarioBase {
   readonly describe: (size: number) => string;
   /** A kind whose latency is reported on its own (the mix's by-id reads). */
   readonly focus?: string;
+  /**
+   * Its requests leave the server holding what they found: the same ids,
+   * none added or removed, each still a valid product (a PUT may replace
+   * one, which no check tells apart). A smoke run hands the process on to
+   * the next scenario that needs it holding the same (server-lineup.ts)
+   * instead of starting and seeding another.
+   */
+  readonly keepsHolding: boolean;
 }
 
 /** A case of the catalogue (CONTRACT.md section 2), run by every server of the catalogue family. */
@@ -110,6 +118,7 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
     id: 'a',
     name: 'get-by-id',
     family: 'catalogue',
+    keepsHolding: true,
     describe: () => 'GET /products/5',
     collection: 'seed',
     plan: () => ({ steps: [{ fixed: byId(5) }], kinds: { byId: KINDS.byId } }),
@@ -119,6 +128,7 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
     id: 'a10',
     name: 'get-by-id-pipelined',
     family: 'catalogue',
+    keepsHolding: true,
     describe: () => 'GET /products/5, pipelining 10',
     collection: 'seed',
     plan: () => ({ steps: [{ fixed: byId(5) }], kinds: { byId: KINDS.byId }, pipelining: 10 }),
@@ -127,6 +137,7 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
     id: 'a304',
     name: 'get-by-id-not-modified',
     family: 'catalogue',
+    keepsHolding: true,
     describe: () => 'GET /products/5 with If-None-Match: its ETag (304)',
     collection: 'seed',
     revalidates: '/products/5',
@@ -139,6 +150,7 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
     id: 'b',
     name: 'list-10',
     family: 'catalogue',
+    keepsHolding: true,
     describe: () => 'GET /products (10 items)',
     collection: 'seed',
     plan: (size) => ({ steps: [{ fixed: get('list', '/products') }], kinds: { list: listKind(size) } }),
@@ -147,6 +159,7 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
     id: 'c',
     name: 'list-large',
     family: 'catalogue',
+    keepsHolding: true,
     describe: (size) => `GET /products (${size.toLocaleString('en')} items)`,
     collection: 'large',
     plan: (size) => ({ steps: [{ fixed: get('list', '/products') }], kinds: { list: listKind(size) } }),
@@ -155,6 +168,7 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
     id: 'd',
     name: 'get-by-id-large',
     family: 'catalogue',
+    keepsHolding: true,
     describe: (size) => `GET /products/${size - 1} (of ${size.toLocaleString('en')})`,
     collection: 'large',
     plan: (size) => ({ steps: [{ fixed: byId(size - 1) }], kinds: { byId: KINDS.byId } }),
@@ -163,6 +177,7 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
     id: 'e',
     name: 'post-delete',
     family: 'catalogue',
+    keepsHolding: false,
     describe: () => 'POST /products then DELETE it',
     collection: 'seed',
     plan: () => ({ steps: createThenDelete, kinds: { create: KINDS.create, delete: KINDS.delete } }),
@@ -171,6 +186,7 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
     id: 'f',
     name: 'put',
     family: 'catalogue',
+    keepsHolding: true,
     describe: () => 'PUT /products/3',
     collection: 'seed',
     plan: () => ({ steps: [{ fixed: replace(3) }], kinds: { replace: KINDS.replace } }),
@@ -179,6 +195,7 @@ const CATALOGUE_SCENARIOS: readonly CatalogueScenario[] = [
     id: 'g',
     name: 'mix',
     family: 'catalogue',
+    keepsHolding: true,
     describe: (size) => `mix at ${size.toLocaleString('en')}: 90% GET random id, 5% list, 5% PUT random id`,
     collection: 'large',
     focus: 'byId',
@@ -202,8 +219,8 @@ const checkoutText = (size: number): string =>
   `PUT cart item, POST order, POST payment per order, after ${size.toLocaleString('en')} orders`;
 
 const CHECKOUT_SCENARIOS: readonly CheckoutScenario[] = [
-  { id: 'k', name: 'checkout', family: 'checkout', describe: checkoutText, preplaced: 'none' },
-  { id: 'kM', name: 'checkout-after-many', family: 'checkout', describe: checkoutText, preplaced: 'many' },
+  { id: 'k', name: 'checkout', family: 'checkout', describe: checkoutText, preplaced: 'none', keepsHolding: false },
+  { id: 'kM', name: 'checkout-after-many', family: 'checkout', describe: checkoutText, preplaced: 'many', keepsHolding: false },
 ];
 
 export const SCENARIOS: readonly Scenario[] = [...CATALOGUE_SCENARIOS, ...SEARCH_SCENARIOS, ...CHECKOUT_SCENARIOS];

@@ -303,7 +303,8 @@ test('bearer: a /login token stops working once its exp has passed, even after i
   const token = await login(service, 'alice', 'secret');
   t.is((await call(service, 'GET', '/me', undefined, bearerAuth(token))).status, 200);
   const { exp } = decodeToken(token).payload as { exp: number };
-  // Wait until a whole second past exp, whatever rounding the verifier applies.
+  // The passing of time is what is tested, and the service reads its own clock (it takes no injected
+  // one), so the test waits for the clock: until a whole second past exp, whatever rounding the verifier applies.
   await sleep(Math.max(0, (exp + 1) * 1000 - Date.now() + 100));
   assertTextFailure(t, await call(service, 'GET', '/me', undefined, bearerAuth(token)), 403, SAYS.tokenInvalid, null, 'expired /login token');
   assertTextFailure(t, await call(service, 'GET', '/produkte/1', undefined, bearerAuth(token)), 403, SAYS.tokenInvalid, null, 'expired /login token');

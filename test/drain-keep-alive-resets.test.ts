@@ -10,8 +10,8 @@ import test from 'ava';
 import http from 'node:http';
 import net from 'node:net';
 import { once } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startService } from './helpers/service.js';
+import { EXPECT_CONTINUE, continued } from './helpers/in-flight.js';
 
 interface Outcome {
   readonly status?: number;
@@ -68,11 +68,12 @@ test('a half-sent request holds the exit for SHUTDOWN_GRACE, then the service ex
   const socket = net.connect(service.port, '127.0.0.1');
   await once(socket, 'connect');
   socket.on('error', () => {});
-  // One whole request first, so the connection is known to be served; then half of the next.
+  // One whole request first, so the connection is known to be served; then half of the next, taken in
+  // by the service. The grace is what is measured: the exit must wait for it, a clock's doing.
   socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
   await once(socket, 'data');
-  socket.write('POST /products HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na');
-  await sleep(200);
+  socket.write(`POST /products HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${EXPECT_CONTINUE}Content-Length: 100\r\n\r\n{"na`);
+  await continued(socket);
   const started = Date.now();
   const exit = await service.stop('SIGTERM');
   const waited = Date.now() - started;

@@ -7,23 +7,29 @@
  * /metrics counting open streams, events, and refusals.
  */
 import test from 'ava';
-import { setTimeout as delay } from 'node:timers/promises';
 import { assertErrorBody, call } from './helpers/product-api.js';
 import { adminBearer, adminKey, newCustomer, shopService, SHOP_ENV } from './helpers/people-api.js';
 import { newAddress, placeOrder } from './helpers/order-api.js';
 import { openEvents, type EventStreamClient } from './helpers/event-stream-client.js';
+<<<<<<< HEAD
 import type { ServiceUnderTest } from './helpers/service.js';
 import { assertRefused } from './helpers/start-up-refusal.js';
+=======
+import { runToExit, type ServiceUnderTest } from './helpers/service.js';
+import { waitForAnswer } from './helpers/wait-for.js';
+>>>>>>> suite-waits
 
-/** Tries until the service has noticed a closed stream and given its slot back. */
-async function openWhenFree(service: ServiceUnderTest, path: string, headers: Readonly<Record<string, string>>): Promise<EventStreamClient> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const stream = await openEvents(service, path, headers);
-    if (stream.status === 200) return stream;
-    stream.close();
-    await delay(25);
-  }
-  throw new Error('the slot was never given back');
+/** Tries until the service has noticed a closed stream and given its slot back (a refused try is closed at once). */
+function openWhenFree(service: ServiceUnderTest, path: string, headers: Readonly<Record<string, string>>): Promise<EventStreamClient> {
+  return waitForAnswer(
+    'the slot to be given back',
+    async () => {
+      const stream = await openEvents(service, path, headers);
+      if (stream.status !== 200) stream.close();
+      return stream;
+    },
+    (stream) => stream.status === 200,
+  );
 }
 
 test('EVENT_STREAMS_PER_CUSTOMER: past it 429 with Retry-After; another customer and administrators are not counted; a closed stream gives its slot back', async (t) => {

@@ -9,12 +9,12 @@
  */
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
-import { setTimeout as delay } from 'node:timers/promises';
 import { assertErrorBody, call, dataOf, ownService, type ApiResponse } from './helpers/product-api.js';
 import { startService, type ServiceUnderTest } from './helpers/service.js';
 import { ADMIN_NAME, ADMIN_PASSWORD, SHOP_ENV, adminKey, newCustomer, type Customer } from './helpers/people-api.js';
 import { bearerAuth, login } from './helpers/auth-api.js';
 import { CARDS, GatedProcessor, RecordingProcessor, cardBody, type Payment } from './helpers/card-processors.js';
+import { waitForAnswer } from './helpers/wait-for.js';
 import type { CardProcessor } from '../src/payments/card-processor.js';
 
 interface Order {
@@ -195,11 +195,9 @@ test('a slow processor keeps the order charging: a cancel is 409 and the expiry 
   ]);
   // Placed while the charge is out: the clock cancels it when its time is up, and must leave the charging one alone.
   const unpaid = await placeOrder(service, customer, [[productId, 1]]);
-  // The clock is real here: wait, by polling, until it has cancelled the unpaid order placed alongside.
-  for (let tries = 0; (await getOrder(service, customer, unpaid.id)).status !== 'cancelled'; tries++) {
-    if (tries > 100) return t.fail('the expiry clock never cancelled the unpaid order');
-    await delay(100);
-  }
+  // The clock is real here (the service reads its own): ask until it has cancelled the unpaid order placed alongside.
+  // It ticks once a second: asking every 100 ms is often enough.
+  await waitForAnswer('the expiry clock to cancel the unpaid order', () => getOrder(service, customer, unpaid.id), (order) => order.status === 'cancelled', { everyMs: 100 });
   t.like(await getOrder(service, customer, charging.id), { status: 'pending' }, 'the clock waits for the charge');
   assertErrorBody(t, await cancel(service, customer, charging.id), 409, 'cancel while charging');
   processor.release();

@@ -25,6 +25,8 @@ async function trickle(port: number, head: string, drip: string): Promise<Cut> {
   socket.on('error', () => {});
   socket.write(head);
   let index = 0;
+  // Slow on purpose, and the slowness is what is tested: a byte every 200 ms, so the connection is
+  // never idle and only the timeout under test can cut it.
   const dripper = setInterval(() => {
     if (!socket.destroyed && index < drip.length) socket.write(drip.charAt(index++));
   }, 200);

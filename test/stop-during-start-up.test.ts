@@ -25,6 +25,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { childEnv, MAIN, PROCESS_CEILING_MS } from './helpers/service.js';
 import { startOn, tempDir } from './helpers/journal-files.js';
 import { call, dataOf, listProducts, type Product } from './helpers/product-api.js';
+import { EXPECT_CONTINUE, continued, finalResponse, untilRefused } from './helpers/in-flight.js';
+import { delivered } from './helpers/signals.js';
 
 /** Written once both listeners are in place, so `taken` means either signal from now on reaches the service. */
 const PROBE = `data:text/javascript,${encodeURIComponent(`
@@ -41,10 +43,26 @@ process.on = function (...args) {
 };
 `)}`;
 
+/** Written on fd 3 once something listens for process.stdin's data: hash-password waits for the password. */
+const STDIN_PROBE = `data:text/javascript,${encodeURIComponent(`
+import { writeSync } from 'node:fs';
+const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');
+let hooked = false;
+Object.defineProperty(process, 'stdin', { ...stdin, get() {
+  const stream = stdin.get.call(this);
+  if (!hooked) {
+    hooked = true;
+    stream.on('newListener', (event) => (event === 'readable' || event === 'data') && writeSync(3, 'reading\\n'));
+  }
+  return stream;
+} });
+`)}`;
+
 const STOPPED_EARLY = 'stopped during start-up, before serving anything';
 const STOPPING = 'stopping: no new connections, finishing requests in flight';
 
 interface Launched {
+  readonly pid: number;
   readonly kill: (signal?: NodeJS.Signals) => void;
   /** Resolves when the service has taken its signals (never, if it dies before). */
   readonly taken: Promise<void>;
@@ -92,6 +110,7 @@ function launch(env: Readonly<Record<string, string>> = {}): Launched {
     return { code: code as number | null, signal: signal as NodeJS.Signals | null, stdout, stderr, lines, timeline: events.join(', ') };
   });
   return {
+    pid: child.pid ?? 0,
     kill: (signal = 'SIGTERM') => {
       mark(signal);
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -119,6 +138,7 @@ async function stopAt(moment: Moment, env: Readonly<Record<string, string>> = {}
   const service = launch(env);
   if (moment.at === 'taken') {
     await Promise.race([service.taken, service.ended]);
+    // The moment is the subject: a delay counted from a condition (the signals taken), a sweep across the start-up's phases.
     await sleep(moment.afterMs);
   } else if (moment.at === 'listening') await Promise.race([service.listening, service.ended]);
   service.kill('SIGTERM');
@@ -184,10 +204,11 @@ test('SIGINT during start-up is the same clean stop', async (t) => {
 test('more signals while stopping during start-up: still one stop, one line, exit 0', async (t) => {
   const service = launch();
   await Promise.race([service.taken, service.ended]);
+  // Each one delivered before the next is sent, while the first one's stop goes on.
   service.kill('SIGTERM');
-  await sleep(10);
+  await delivered(service.pid, 'SIGTERM');
   service.kill('SIGTERM');
-  await sleep(10);
+  await delivered(service.pid, 'SIGTERM');
   service.kill('SIGINT');
   const ending = await service.ended;
   t.is(assertCleanStop(t, ending, 'three signals'), 'during start-up');
@@ -202,18 +223,19 @@ test('a second signal while a running service drains: the request in flight is a
   await once(socket, 'connect');
   let response = '';
   socket.setEncoding('utf8').on('data', (chunk: string) => (response += chunk));
-  // Headers and part of the body, the signals, then the rest of the body.
-  socket.write(`POST /products HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
-  await sleep(150);
+  // Headers and part of the body, taken in; the signal; once the drain has begun, two more, and once
+  // they are delivered, the rest of the body.
+  socket.write(`POST /products HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${EXPECT_CONTINUE}Content-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  await continued(socket);
   service.kill('SIGTERM');
-  await sleep(150);
+  await untilRefused(port);
   service.kill('SIGTERM');
   service.kill('SIGINT');
-  await sleep(150);
+  await delivered(service.pid, 'SIGTERM', 'SIGINT');
   socket.write(body.slice(10));
   const ending = await service.ended;
   socket.destroy();
-  t.regex(response, /^HTTP\/1\.1 201 Created/);
+  t.regex(finalResponse(response), /^HTTP\/1\.1 201 Created/);
   t.is(assertCleanStop(t, ending, 'three signals while draining'), 'after listening');
 });
 
@@ -247,11 +269,15 @@ test('with DATA_DIR, a stop during start-up gives the folder back (no LOCK left)
 });
 
 test('hash-password keeps Node default: SIGTERM while it waits for a password on stdin ends it at once', async (t) => {
-  const child = spawn(process.execPath, [MAIN, 'hash-password'], { env: childEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', STDIN_PROBE, MAIN, 'hash-password'], { env: childEnv(), stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
   const ended = once(child, 'close');
-  await sleep(300);
+  const ceiling = setTimeout(() => child.kill('SIGKILL'), PROCESS_CEILING_MS);
+  let reading = false;
+  await Promise.race([once(child.stdio[3] as NodeJS.ReadableStream, 'data').then(() => (reading = true)), ended]);
   child.kill('SIGTERM');
   const [code, signal] = (await ended) as [number | null, NodeJS.Signals | null];
+  clearTimeout(ceiling);
+  t.true(reading, 'the command was reading stdin when the signal came');
   t.deepEqual({ code, signal }, { code: null, signal: 'SIGTERM' });
 });
 

@@ -513,7 +513,11 @@ function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> 
   return flat;
 }
 
-/** http.request on the agent's keep-alive connections. */
+/**
+ * http.request on the agent's keep-alive connections. `timeoutMs` is a
+ * ceiling, not a wait: a response settles at once; only a request the
+ * service never answers meets it, and is reported as a hang.
+ */
 export function sendWithAgent(agent: http.Agent, port: number, fuzzCase: FuzzCase, timeoutMs: number): Promise<Delivery> {
   return new Promise((resolve) => {
     let settled = false;
@@ -546,7 +550,8 @@ export function sendWithAgent(agent: http.Agent, port: number, fuzzCase: FuzzCas
 /**
  * The bytes on a socket of their own; reads one response. It is complete when
  * its Content-Length is in, at once for HEAD, 204 and 304, and otherwise when
- * the server closes. A 1xx head in front of it is skipped.
+ * the server closes. A 1xx head in front of it is skipped. `timeoutMs` is a
+ * ceiling, as for sendWithAgent.
  */
 export function sendRaw(port: number, bytes: Buffer, method: string, timeoutMs: number): Promise<Delivery> {
   return new Promise((resolve) => {
