@@ -11,13 +11,9 @@ import { assertErrorBody, call } from './helpers/product-api.js';
 import { adminBearer, adminKey, newCustomer, shopService, SHOP_ENV } from './helpers/people-api.js';
 import { newAddress, placeOrder } from './helpers/order-api.js';
 import { openEvents, type EventStreamClient } from './helpers/event-stream-client.js';
-<<<<<<< HEAD
 import type { ServiceUnderTest } from './helpers/service.js';
 import { assertRefused } from './helpers/start-up-refusal.js';
-=======
-import { runToExit, type ServiceUnderTest } from './helpers/service.js';
 import { waitForAnswer } from './helpers/wait-for.js';
->>>>>>> suite-waits
 
 /** Tries until the service has noticed a closed stream and given its slot back (a refused try is closed at once). */
 function openWhenFree(service: ServiceUnderTest, path: string, headers: Readonly<Record<string, string>>): Promise<EventStreamClient> {
