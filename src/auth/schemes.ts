@@ -7,7 +7,7 @@ import type { TokenService } from './tokens.js';
 import type { AuthErrorCode } from './auth-errors.js';
 import type { PasswordCheck } from './password-check.js';
 import type { Identity } from './identity.js';
-import { CONFLICTING_KEYS, type KeyReader } from './presented-key.js';
+import { CONFLICTING_KEYS, type KeyReader, type PresentedKey } from './presented-key.js';
 
 /**
  * The guards of the three schemes. Each checks a request's credentials before
@@ -53,8 +53,7 @@ export interface ApiKeyCheck {
 }
 
 // API keys are the services' credentials: administrators in the marketplace.
-function apiKeyCaller(req: IncomingMessage, { keys, read }: ApiKeyCheck): GuardOutcome<Identity> {
-  const presented = read(req);
+function apiKeyCaller(presented: PresentedKey, keys: ApiKeyRing): GuardOutcome<Identity> {
   const label = presented === undefined || presented === CONFLICTING_KEYS ? undefined : keys.labelOf(presented);
   if (label === undefined) return refuse('API_KEY_INVALID');
   return { caller: { username: label, scheme: 'apikey', role: 'admin' } };
@@ -69,7 +68,7 @@ function bearerCaller(req: IncomingMessage, tokens: TokenService): GuardOutcome<
   return { caller: identity };
 }
 
-export const requireApiKey = (keys: ApiKeyCheck): Guard<Identity> => (req) => apiKeyCaller(req, keys);
+export const requireApiKey = ({ keys, read }: ApiKeyCheck): Guard<Identity> => (req) => apiKeyCaller(read(req), keys);
 
 export const requireBearer = (tokens: TokenService): Guard<Identity> => (req) => bearerCaller(req, tokens);
 
@@ -79,9 +78,10 @@ export const requireBearer = (tokens: TokenService): Guard<Identity> => (req) =>
  * scheme; otherwise as bearer, and a valid token without the admin role is
  * refused with 403 `{"error"}` (it proved who it is, but may not do this).
  */
-export function requireAdmin(keys: ApiKeyCheck, tokens: TokenService): Guard<Identity> {
+export function requireAdmin({ keys, read }: ApiKeyCheck, tokens: TokenService): Guard<Identity> {
   return (req) => {
-    if (keys.read(req) !== undefined) return apiKeyCaller(req, keys);
+    const presented = read(req);
+    if (presented !== undefined) return apiKeyCaller(presented, keys);
     const outcome = bearerCaller(req, tokens);
     if ('kind' in outcome || outcome.caller.role === 'admin') return outcome;
     return refuse('ADMIN_REQUIRED');
@@ -95,8 +95,11 @@ export function requireAdmin(keys: ApiKeyCheck, tokens: TokenService): Guard<Ide
  * scheme as in the admin scheme. No credential: 401 with the Bearer
  * challenge.
  */
-export function requireBearerOrApiKey(keys: ApiKeyCheck, tokens: TokenService): Guard<Identity> {
-  return (req) => (keys.read(req) !== undefined ? apiKeyCaller(req, keys) : bearerCaller(req, tokens));
+export function requireBearerOrApiKey({ keys, read }: ApiKeyCheck, tokens: TokenService): Guard<Identity> {
+  return (req) => {
+    const presented = read(req);
+    return presented !== undefined ? apiKeyCaller(presented, keys) : bearerCaller(req, tokens);
+  };
 }
 
 /**
