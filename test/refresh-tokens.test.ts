@@ -123,12 +123,17 @@ test("logout: 204 and the family's tokens refresh nothing after, spent ones incl
 test('one 401 text/plain for a malformed, unknown, spent or revoked token; 400 for a body without a string refreshToken; bodies as section 3 says; 405 with Allow', async (t) => {
   const service = await ownService(t, { env: { ...ENV, BODY_LIMIT: '2048' } });
   const pair = await loginPair(service, 'alice', 'Alice-Pass-31a');
-  const tampered = `${pair.refreshToken.slice(0, -1)}${pair.refreshToken.endsWith('A') ? 'B' : 'A'}`;
+  // A character of the token's own secret changed (the family's left as it was), and the last character's unused bits set.
+  const flip = (text: string, at: number, to: string): string => `${text.slice(0, at)}${text[at] === to ? 'B' : to}${text.slice(at + 1)}`;
+  const tampered = flip(pair.refreshToken, 60, 'A');
+  const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const respelt = `${pair.refreshToken.slice(0, -1)}${BASE64URL[BASE64URL.indexOf(pair.refreshToken.slice(-1)) + 1] ?? ''}`;
   const bad: readonly [string, unknown][] = [
     ['malformed', 'abc'],
     ['too long', `${pair.refreshToken}A`],
     ['an access token', pair.token],
     ['unknown', 'Z'.repeat(86)],
+    ['another spelling of a live token (the last character)', respelt],
     ['a tampered token (its family ends: only a holder of the family secret can make one)', tampered],
     ['the token after the tampered one ended its family', pair.refreshToken],
   ];
