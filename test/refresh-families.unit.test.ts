@@ -3,7 +3,8 @@
  * the real dispatch at times the test sets (the store reads no clock of its
  * own): rotation, reuse ending the family, expiry REFRESH_TTL after each
  * token's issue, the sweep that drops expired families at the next login,
- * the cap of 20 families a holder, logout; which of these the journal
+ * the cap of 20 families a holder, logout, memory that follows the live
+ * families; which of these the journal
  * records and a follower forwards; a snapshot of the version before refresh
  * tokens existed; and the expiry heap against a sorted list.
  */
@@ -82,6 +83,19 @@ test(`a holder keeps at most ${MAX_FAMILIES_PER_HOLDER} families: the next login
   t.deepEqual(dispatch.executeSafely(rotate('alice-1', 't', 'n'), T0 + 101), { kind: 'refreshed', holder: ALICE });
   t.deepEqual(dispatch.executeSafely(rotate('ada-0', 't', 'n'), T0 + 101), { kind: 'refreshed', holder: ADA });
   t.is(families(dispatch).filter((family) => family.startsWith('alice-')).length, MAX_FAMILIES_PER_HOLDER);
+});
+
+test('logins and logouts in a loop leave the store holding what is live: ended families and their heap entries do not pile up', (t) => {
+  const dispatch = store();
+  const part = dispatch.parts.refreshTokens;
+  dispatch.executeSafely(begin('kept', 't'), T0);
+  for (let login = 0; login < 5000; login++) {
+    dispatch.executeSafely(begin(`f${login}`, 't'), T0 + login);
+    dispatch.executeSafely({ kind: 'refresh.revoke', family: `f${login}` }, T0 + login);
+  }
+  t.is(part.size, 1);
+  t.true(part.expiryEntries <= 2 * part.size + 1024 + 1, `${part.expiryEntries} heap entries`);
+  t.deepEqual(dispatch.executeSafely(rotate('kept', 't', 'n'), T0 + 5000), { kind: 'refreshed', holder: ALICE });
 });
 
 test('a logout ends the family whichever of its tokens is shown; one of no family is answered alike', (t) => {

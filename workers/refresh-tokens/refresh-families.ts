@@ -33,6 +33,9 @@ export interface RefreshFamiliesState {
 
 export type RotateOutcome = { readonly kind: 'rotated'; readonly holder: RefreshHolder } | { readonly kind: 'unknown' } | { readonly kind: 'ended' };
 
+/** Heap entries of ended families tolerated beyond the live ones before the heap is made again. */
+const STALE_ENTRIES_KEPT = 1024;
+
 const UNKNOWN: RotateOutcome = { kind: 'unknown' };
 const ENDED: RotateOutcome = { kind: 'ended' };
 
@@ -46,15 +49,16 @@ const ENDED: RotateOutcome = { kind: 'ended' };
  * or evicted (dropped at once: its tokens are then unknown, refused with the
  * same answer, so nothing is kept to say why), and one whose token expired
  * is dropped by the next login's sweep, which takes only the families that
- * fall due (a heap by expiry, one entry per family). Between logins nothing
- * new is begun, so nothing grows.
+ * fall due (a heap by expiry, at most twice as many entries as live
+ * families, and a thousand). Between logins nothing new is begun, so
+ * nothing grows.
  */
 export class RefreshFamilies {
   /** By the digest of the family's secret, in the order begun. */
   readonly #families = new Map<string, Family>();
   /** Each holder's families, oldest first (at most MAX_FAMILIES_PER_HOLDER). */
   readonly #byHolder = new Map<string, string[]>();
-  readonly #expiry = new ExpiryHeap();
+  #expiry = new ExpiryHeap();
   readonly #now: () => number;
 
   constructor(now: () => number) {
@@ -63,6 +67,11 @@ export class RefreshFamilies {
 
   get size(): number {
     return this.#families.size;
+  }
+
+  /** Entries in the expiry heap, live families' and ended ones' (what the memory bound is about). */
+  get expiryEntries(): number {
+    return this.#expiry.size;
   }
 
   /** Whether a family is live: the journal records a rotate or revoke only for one (the others change nothing). */
@@ -148,7 +157,13 @@ export class RefreshFamilies {
     const at = held.indexOf(family);
     if (at !== -1) held.splice(at, 1);
     if (held.length === 0) this.#byHolder.delete(entry.holder.username);
-    // Its heap entry stays until it falls due, and then finds no family: one entry per login, each gone within REFRESH_TTL.
+    // Its heap entry stays until it falls due, and then finds no family. So that logins and logouts
+    // in a loop do not pile such entries up for REFRESH_TTL, the heap is made again from the live
+    // families once most of it is stale: amortised, a few entries' work a drop.
+    if (this.#expiry.size > 2 * this.#families.size + STALE_ENTRIES_KEPT) {
+      this.#expiry = new ExpiryHeap();
+      for (const [live, { expiresAt }] of this.#families) this.#expiry.push(live, expiresAt);
+    }
   }
 
   /**
