@@ -58,6 +58,9 @@ import { OPENAPI_ERRORS } from './openapi/openapi-errors.js';
 import { ORDER_EVENT_ERRORS } from './order-events/order-event-errors.js';
 import { createOrderEvents, type OrderEvents } from './order-events/order-events.js';
 import { apiReference } from './openapi/openapi-routes.js';
+import { REFRESH_ERRORS } from './refresh-tokens/refresh-errors.js';
+import { RefreshGrants } from './refresh-tokens/refresh-grants.js';
+import { refreshRoutes } from './refresh-tokens/refresh-routes.js';
 
 export interface AppParts {
   readonly config: ServiceConfig;
@@ -95,6 +98,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
     OPENAPI_ERRORS,
     ORDER_EVENT_ERRORS,
     CLUSTER_ERRORS,
+    REFRESH_ERRORS,
   ]);
 }
 
@@ -123,7 +127,10 @@ export function createApp({ config, store, log, drain, metrics, cardProcessor = 
   const marketplace = config.marketplace ? shop() : [...productRoutes];
   const observability = metrics === undefined ? [] : metricsRoutes(metrics.registry);
   const reference = config.openapi ? apiReference({ basePath: config.basePath, docs: config.docs }) : undefined;
-  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: loginPasswords, tokens }), ...healthRoutes(cluster), ...observability, ...(reference?.routes ?? [])];
+  // REFRESH_TTL: /login answers a token pair, and the routes that spend and end them join; off, neither exists.
+  const grants = auth.refreshTtlSeconds === 0 ? undefined : new RefreshGrants({ store, tokens, accounts: auth.users, refreshTtlSeconds: auth.refreshTtlSeconds, accessTtlSeconds: auth.jwtTtlSeconds, log });
+  const login = [...authRoutes({ passwords: loginPasswords, tokens, ...(grants === undefined ? {} : { pairs: grants }) }), ...(grants === undefined ? [] : refreshRoutes(grants))];
+  const routes = [...marketplace, ...produkteRoutes, ...login, ...healthRoutes(cluster), ...observability, ...(reference?.routes ?? [])];
   const errors = serviceErrors(config);
   // Described from the very list the router is given, once.
   reference?.describe({ routes, errors, auth, basePath: config.basePath, strict: config.strict });

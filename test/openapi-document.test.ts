@@ -19,6 +19,8 @@ const CONFIGURATIONS: readonly (readonly [string, Readonly<Record<string, string
   ['the marketplace under BASE_PATH with PROTECT', { MARKETPLACE: '1', ...USERS, BASE_PATH: '/shop/v1', PROTECT: 'GET /products=bearer,GET /docs=basic' }],
   ['without the page', { DOCS: '0' }],
   ['without metrics', { METRICS: '0', MARKETPLACE: '1' }],
+  ["the seed's general schemes on", { ...USERS, REFRESH_TTL: '86400', API_KEY_QUERY: '1', PROTECT: 'DELETE /products/:id=apikey' }],
+  ['the marketplace with refresh tokens and query keys', { MARKETPLACE: '1', ...USERS, REFRESH_TTL: '86400', API_KEY_QUERY: '1' }],
 ];
 
 const sorted = (values: Iterable<string>): string[] => [...values].sort();
@@ -87,6 +89,22 @@ test('the marketplace documents the admin scheme, the per-user routes and the pa
   t.true(place?.parameters?.some((parameter) => parameter.name === 'Idempotency-Key' && parameter.in === 'header'));
   t.deepEqual(Object.keys(document.paths['/users/{userId}/orders/{orderId}/payments']?.post?.responses ?? {}).sort(), ['201', '400', '401', '402', '403', '404', '409', '413', '415', '422', '500', '502', '503']);
   t.false('200' in (document.paths['/products']?.post?.responses ?? {}));
+});
+
+test('API_KEY_QUERY documents the query key beside the header wherever a key is taken; off, it is not there', async (t) => {
+  const service = await ownService(t, { env: { MARKETPLACE: '1', ...USERS, API_KEY_QUERY: '1', PROTECT: 'GET /produkte=apikey' } });
+  const document = await documentOf(service);
+  t.deepEqual(document.components.securitySchemes.apiKeyQuery, {
+    type: 'apiKey',
+    in: 'query',
+    name: 'api_key',
+    description: 'One of API_KEYS as a query parameter (API_KEY_QUERY=1), wherever x-api-key is taken; both given and different is 403. Weaker than the header: URLs are logged by proxies and kept in browser history',
+  });
+  t.deepEqual(document.paths['/produkte']?.get?.security, [{ apiKey: [] }, { apiKeyQuery: [] }]);
+  t.deepEqual(document.paths['/products']?.post?.security, [{ bearerAuth: [] }, { apiKey: [] }, { apiKeyQuery: [] }]);
+  t.deepEqual(document.paths['/users/{userId}/orders']?.post?.security, [{ bearerAuth: [] }]);
+  const off = await documentOf(await ownService(t, { env: { MARKETPLACE: '1', ...USERS } }));
+  t.false('apiKeyQuery' in off.components.securitySchemes);
 });
 
 test('OPENAPI=0 and DOCS=0 are validated at start-up', async (t) => {

@@ -117,8 +117,9 @@ function assertForAll<T>(t: ExecutionContext, arbitrary: fc.Arbitrary<T>, compar
 
 /** How much of the shop the generated runs reach: a test that never makes a payment proves nothing about payments. */
 function reach(state: StoreState): Record<string, number> {
-  if (state.mode === 'catalogue') return { products: state.products.ids.length, produkte: state.produkte.ids.length };
+  if (state.mode === 'catalogue') return { products: state.products.ids.length, produkte: state.produkte.ids.length, refreshFamilies: state.refreshTokens.families.length };
   return {
+    refreshFamilies: state.refreshTokens.families.length,
     orders: state.orders.table.count,
     shipped: state.orders.table.tracking.length,
     queued: state.orders.expiry.orderIds.length,
@@ -211,7 +212,7 @@ test('a state of another version, mode or settings is refused by name, and the s
   const list = (dispatch: StoreDispatch): unknown => seen(dispatch.executeSafely({ kind: dispatch.parts.mode === 'marketplace' ? 'catalog.list' : 'product.list' }, START_MS));
   const listed = list(marketplace);
 
-  t.throws(() => marketplace.restoreState({ ...state, version: STORE_STATE_VERSION + 1 }), { instanceOf: StoreStateMismatch, message: `a store state of version ${STORE_STATE_VERSION + 1}, and this store reads version ${STORE_STATE_VERSION} only` });
+  t.throws(() => marketplace.restoreState({ ...state, version: STORE_STATE_VERSION + 1 }), { instanceOf: StoreStateMismatch, message: `a store state of version ${STORE_STATE_VERSION + 1}, and this store reads versions 1 and ${STORE_STATE_VERSION} only` });
   t.throws(() => marketplace.restoreState({ ...state, settings: { ...state.settings, currency: 'USD' } }), { instanceOf: StoreStateMismatch, message: /CURRENCY \(the state has "USD", this store "EUR"\)/ });
   t.throws(() => marketplace.restoreState(undefined), { instanceOf: StoreStateMismatch, message: /version undefined/ });
   t.throws(() => catalogue.restoreState(state), { instanceOf: StoreStateMismatch, message: /STRICT .*MARKETPLACE/ });

@@ -36,6 +36,8 @@ import { idempotencyCommands } from './idempotency/idempotency-commands.js';
 import { PaymentLedger } from './payments/payment-ledger.js';
 import { paymentAnswers, paymentCommands } from './payments/payment-commands.js';
 import type { AnswerSource, AnswerSourceName } from './idempotency/idempotency-keys.js';
+import { RefreshFamilies } from './refresh-tokens/refresh-families.js';
+import { refreshCommands } from './refresh-tokens/refresh-commands.js';
 
 /** The handlers of one mode; a command of the other mode is unknown there. */
 export type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
@@ -49,11 +51,12 @@ export interface StoreSeams {
   readonly orders?: OrderPayments;
 }
 
-/** Sections 2 to 6: the seed's /products, quirks and all. */
+/** Sections 2 to 6: the seed's /products, quirks and all; refresh tokens for /login's accounts (REFRESH_TTL). */
 export interface CatalogueParts {
   readonly mode: 'catalogue';
   readonly products: ProductStore;
   readonly produkte: ProdukteStore;
+  readonly refreshTokens: RefreshFamilies;
 }
 
 /** Section 7: the shop's domains, sharing one event bus so a write's consequences land in the same command. */
@@ -69,6 +72,7 @@ export interface MarketplaceParts {
   readonly orders: OrderStore;
   readonly keys: IdempotencyKeys;
   readonly payments: PaymentLedger;
+  readonly refreshTokens: RefreshFamilies;
   /** What the keys' rebuilt answers are made from (a payment's 201 from the ledger): a restore of the keys links them here again. */
   readonly answerSources: Readonly<Record<AnswerSourceName, AnswerSource>>;
 }
@@ -83,8 +87,9 @@ export type StoreParts = CatalogueParts | MarketplaceParts;
 export function createStoreParts(options: StoreWorkerData, clock: StoreClock, seams: StoreSeams = {}, start: 'seeded' | 'empty' = 'seeded'): StoreParts {
   const seeded = start === 'seeded';
   const produkte = new ProdukteStore(seeded ? SEED_PRODUCTS.map(({ name, price }) => ({ name, price })) : []);
+  const refreshTokens = new RefreshFamilies(clock.ms);
   if (!options.marketplace) {
-    return { mode: 'catalogue', products: new ProductStore(options.strict ? 'highest-plus-one' : 'count-plus-one', seeded ? SEED_PRODUCTS : []), produkte };
+    return { mode: 'catalogue', products: new ProductStore(options.strict ? 'highest-plus-one' : 'count-plus-one', seeded ? SEED_PRODUCTS : []), produkte, refreshTokens };
   }
   const { currency, orderPaymentTtlSeconds } = options;
   const events = new StoreEvents();
@@ -105,6 +110,7 @@ export function createStoreParts(options: StoreWorkerData, clock: StoreClock, se
     orders,
     keys: new IdempotencyKeys(clock.ms),
     payments,
+    refreshTokens,
     answerSources: { payment: paymentAnswers(payments) },
   };
 }
@@ -118,7 +124,7 @@ export function handlerOf(handlers: ModeHandlers, command: StoreCommand): (comma
 
 /** One table: every command kind of the mode → its domain's handler. */
 export function handlersOf(parts: StoreParts, currency: string): ModeHandlers {
-  if (parts.mode === 'catalogue') return { ...productCommands(parts.products), ...produkteCommands(parts.produkte) };
+  if (parts.mode === 'catalogue') return { ...productCommands(parts.products), ...produkteCommands(parts.produkte), ...refreshCommands(parts.refreshTokens) };
   const { catalog, reviews, users, addresses, wishLists, carts, orders, keys, payments, answerSources } = parts;
   const domains: ModeHandlers = {
     ...catalogCommands(catalog, reviews),
@@ -132,6 +138,7 @@ export function handlersOf(parts: StoreParts, currency: string): ModeHandlers {
     ...orderEventCommands(orders, users),
     ...paymentCommands(payments, keys, answerSources.payment),
     ...produkteCommands(parts.produkte),
+    ...refreshCommands(parts.refreshTokens),
   };
   // Any domain's command may run under an idempotency key (a route that declares one).
   return { ...domains, ...idempotencyCommands(keys, (command) => handlerOf(domains, command)(command)) };

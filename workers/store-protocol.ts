@@ -27,9 +27,10 @@ import type { OrderCommand } from './orders/order-protocol.js';
 import type { OrderEventCommand, OrderEvents, PackedOrderChanges } from './orders/order-events-protocol.js';
 import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-protocol.js';
 import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
+import type { RefreshCommand, RefreshHolder } from './refresh-tokens/refresh-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 12;
+export const STORE_PROTOCOL_VERSION = 13;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =
@@ -44,6 +45,7 @@ export type StoreCommand =
   | OrderCommand
   | OrderEventCommand
   | PaymentCommand
+  | RefreshCommand
   | IdempotentRun<StoreCommand>;
 
 export type StoreCommandKind = StoreCommand['kind'];
@@ -209,6 +211,8 @@ export type StoreResult =
   | { readonly kind: 'replayed'; readonly answer: RememberedAnswer }
   /** A charge began (payments.begin): what the front asks the card processor for, never an HTTP body. */
   | { readonly kind: 'charging'; readonly charge: ChargeStarted }
+  /** A refresh token rotated (refresh.rotate): whom the new access token names, for the front to issue it; never an HTTP body. */
+  | { readonly kind: 'refreshed'; readonly holder: RefreshHolder }
   /** Where an order event stream starts or resumes (orders.events, orders.changes): for the stream, never an HTTP body. */
   | { readonly kind: 'order-events'; readonly events: OrderEvents }
   /** DATABASE_URL: a write no writer answered, or one the writer refused while PostgreSQL is away (cluster-protocol.ts says what each code promises). */

@@ -34,18 +34,24 @@ import type { CartsState } from './carts/carts.js';
 import type { OrderStoreState } from './orders/order-state.js';
 import type { IdempotencyKeysState } from './idempotency/idempotency-keys.js';
 import type { PaymentLedgerState } from './payments/payment-ledger.js';
+import type { RefreshFamiliesState } from './refresh-tokens/refresh-families.js';
 
 /**
  * Bumped whenever any part's state changes shape or meaning: a store refuses
- * a state of another version rather than guess at it.
+ * a state of another version rather than guess at it. Version 2 added the
+ * refresh-token families; a state of version 1 was written before they
+ * existed, so it is read as holding none (a DATA_DIR's snapshot survives
+ * the upgrade).
  */
-export const STORE_STATE_VERSION = 1;
+export const STORE_STATE_VERSION = 2;
+const READABLE_VERSIONS: readonly unknown[] = [1, STORE_STATE_VERSION];
 
 /** The settings that change what commands do: a state restores only into a store made with the same. */
 export type StoreStateSettings = Pick<StoreWorkerData, 'strict' | 'marketplace' | 'currency' | 'orderPaymentTtlSeconds'>;
 
 interface StateHeader {
-  readonly version: typeof STORE_STATE_VERSION;
+  /** A capture is of this version; a state read may be of version 1, whose parts are these but for refreshTokens. */
+  readonly version: typeof STORE_STATE_VERSION | 1;
   readonly settings: StoreStateSettings;
 }
 
@@ -53,6 +59,7 @@ export interface CatalogueState extends StateHeader {
   readonly mode: 'catalogue';
   readonly products: ProductStoreState;
   readonly produkte: ProdukteStoreState;
+  readonly refreshTokens: RefreshFamiliesState;
 }
 
 export interface MarketplaceState extends StateHeader {
@@ -67,6 +74,7 @@ export interface MarketplaceState extends StateHeader {
   readonly orders: OrderStoreState;
   readonly keys: IdempotencyKeysState;
   readonly payments: PaymentLedgerState;
+  readonly refreshTokens: RefreshFamiliesState;
 }
 
 export type StoreState = CatalogueState | MarketplaceState;
@@ -89,7 +97,7 @@ function settingsOf(options: StoreWorkerData): StoreStateSettings {
 
 export function captureStoreState(parts: StoreParts, options: StoreWorkerData): StoreState {
   const header = { version: STORE_STATE_VERSION, settings: settingsOf(options) } as const;
-  if (parts.mode === 'catalogue') return { ...header, mode: 'catalogue', products: parts.products.captureState(), produkte: parts.produkte.captureState() };
+  if (parts.mode === 'catalogue') return { ...header, mode: 'catalogue', products: parts.products.captureState(), produkte: parts.produkte.captureState(), refreshTokens: parts.refreshTokens.captureState() };
   return {
     ...header,
     mode: 'marketplace',
@@ -103,6 +111,7 @@ export function captureStoreState(parts: StoreParts, options: StoreWorkerData): 
     orders: parts.orders.captureState(),
     keys: parts.keys.captureState(),
     payments: parts.payments.captureState(),
+    refreshTokens: parts.refreshTokens.captureState(),
   };
 }
 
@@ -113,8 +122,8 @@ export function captureStoreState(parts: StoreParts, options: StoreWorkerData): 
  */
 function checkedState(state: unknown, options: StoreWorkerData): StoreState {
   const { version, mode, settings } = (state ?? {}) as Partial<Record<keyof StoreState, unknown>>;
-  if (version !== STORE_STATE_VERSION) {
-    throw new StoreStateMismatch(`a store state of version ${JSON.stringify(version)}, and this store reads version ${STORE_STATE_VERSION} only`);
+  if (!READABLE_VERSIONS.includes(version)) {
+    throw new StoreStateMismatch(`a store state of version ${JSON.stringify(version)}, and this store reads versions ${READABLE_VERSIONS.join(' and ')} only`);
   }
   const wanted = settingsOf(options);
   const held = (settings ?? {}) as Partial<StoreStateSettings>;
@@ -136,6 +145,8 @@ export function restoreStoreParts(options: StoreWorkerData, clock: StoreClock, s
   const checked = checkedState(state, options);
   const parts = createStoreParts(options, clock, seams, 'empty');
   parts.produkte.restoreState(checked.produkte);
+  // Version 1 had no refresh tokens: the part stays empty.
+  if (checked.version === STORE_STATE_VERSION) parts.refreshTokens.restoreState(checked.refreshTokens);
   if (parts.mode === 'catalogue' && checked.mode === 'catalogue') {
     parts.products.restoreState(checked.products);
   } else if (parts.mode === 'marketplace' && checked.mode === 'marketplace') {

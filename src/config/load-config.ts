@@ -95,6 +95,10 @@ export interface AuthSettings {
   readonly jwtSecret: string | undefined;
   readonly jwtTtlSeconds: number;
   readonly protect: string;
+  /** API_KEY_QUERY: an API key is also taken from the `api_key` query parameter. */
+  readonly apiKeyQuery: boolean;
+  /** REFRESH_TTL: seconds a refresh token is valid; 0 turns refresh tokens off. */
+  readonly refreshTtlSeconds: number;
   /** Failed logins per username and address in 15 minutes before 429; 0 turns throttling off. */
   readonly loginMaxFailures: number;
   /** Password hashes (scrypt) computed at once; each takes one libuv thread for ~100 ms. */
@@ -233,6 +237,9 @@ function authSettings(setting: SettingLookup): AuthSettings {
     jwtSecret: setting('JWT_SECRET') || undefined,
     jwtTtlSeconds: integerSetting('JWT_TTL', setting('JWT_TTL'), 3600, 1, 366 * 24 * 3600),
     protect: setting('PROTECT') ?? '',
+    apiKeyQuery: booleanSetting('API_KEY_QUERY', setting('API_KEY_QUERY')),
+    // At most 90 days: a stolen refresh token is good at most that long after its last use.
+    refreshTtlSeconds: integerSetting('REFRESH_TTL', setting('REFRESH_TTL'), 0, 0, 90 * 24 * HOUR_SECONDS),
     loginMaxFailures: integerSetting('LOGIN_MAX_FAILURES', setting('LOGIN_MAX_FAILURES'), 10, 0, 1_000_000),
     // One core stays free for serving requests while others hash.
     hashConcurrency: integerSetting('HASH_CONCURRENCY', setting('HASH_CONCURRENCY'), Math.max(1, availableParallelism() - 1), 1, 64),

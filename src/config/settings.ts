@@ -35,6 +35,8 @@ export const SETTING_NAMES = [
   'JWT_SECRET',
   'JWT_TTL',
   'PROTECT',
+  'API_KEY_QUERY',
+  'REFRESH_TTL',
   'LOGIN_MAX_FAILURES',
   'HASH_CONCURRENCY',
   'HASH_QUEUE_LIMIT',
@@ -54,7 +56,7 @@ export const SETTING_NAMES = [
 export type SettingName = (typeof SETTING_NAMES)[number];
 
 /** Settings that are on or off and may be given as a bare flag (`--strict`). */
-const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT', 'MARKETPLACE', 'ACCESS_LOG', 'METRICS', 'OPENAPI', 'DOCS']);
+const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT', 'MARKETPLACE', 'ACCESS_LOG', 'METRICS', 'OPENAPI', 'DOCS', 'API_KEY_QUERY']);
 
 export type SettingLookup = (name: SettingName) => string | undefined;
 

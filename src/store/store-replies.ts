@@ -51,6 +51,10 @@ export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 2
       // A charge's start is for the payment flow in the front, which never hands it here.
       log.error('store answered a charge start to an HTTP route');
       return INTERNAL;
+    case 'refreshed':
+      // A rotated refresh token is for the refresh route, which never hands it here.
+      log.error('store answered a refresh to an HTTP route');
+      return INTERNAL;
     case 'order-events':
       // Where an event stream starts is for the stream, which never hands it here.
       log.error('store answered order events to an HTTP route');

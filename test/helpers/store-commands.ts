@@ -5,8 +5,8 @@
  * 1 to 5, products 1 to 14, addresses 1 to 8, orders 1 to 10), a few
  * idempotency keys shared by many requests (repeats, reuse with another
  * body), charges begun and finished, left out or finished twice, and some
- * commands the store refuses or fails. Every command is plain JSON, as the
- * journal holds it.
+ * commands the store refuses or fails; in both modes, refresh-token families
+ * (refresh-commands.ts). Every command is plain JSON, as the journal holds it.
  */
 import fc from 'fast-check';
 import type { StoreCommand } from '../../workers/store-protocol.js';
@@ -17,6 +17,7 @@ import type { ChargeResult } from '../../workers/payments/payment-protocol.js';
 import type { IdempotencyClaim } from '../../workers/idempotency/idempotency-protocol.js';
 import type { FulfilmentStatus, OrderStatus } from '../../workers/orders/order-protocol.js';
 import type { StoreParts } from '../../workers/store-parts.js';
+import { concreteRefresh, refreshCommand } from './refresh-commands.js';
 
 /** The first batch's time; ORDER_PAYMENT_TTL of the stores these commands run on. */
 export const START_MS = Date.UTC(2026, 0, 1);
@@ -40,6 +41,7 @@ export const FITTING = 0;
 
 /** The command as it runs at `atMs` on a store whose parts are `parts`: FITTING resolved, and `orders.expire`'s `now`, an offset from the batch's time, made a time. */
 export function concrete(command: StoreCommand, atMs: number, parts: StoreParts): StoreCommand {
+  if (command.kind === 'refresh.begin' || command.kind === 'refresh.rotate' || command.kind === 'refresh.revoke') return concreteRefresh(command, parts);
   if (parts.mode !== 'marketplace') return command;
   const { orders, addresses, reviews } = parts;
   const newest = (userId: number | null, status: OrderStatus | null = null): number => orders.page({ userId, status }, 0, 1).orders[0]?.id ?? 1;
@@ -99,6 +101,7 @@ const catalogueCommand: fc.Arbitrary<StoreCommand> = fc.oneof(
   { weight: 2, arbitrary: fc.tuple(productId, conditions).map(([id, chosen]) => withConditions<StoreCommand>({ kind: 'produkte.delete', id }, chosen)) },
   { weight: 1, arbitrary: productId.map((id): StoreCommand => ({ kind: 'produkte.get', id })) },
   { weight: 1, arbitrary: fc.constant<StoreCommand>({ kind: 'produkte.list' }) },
+  { weight: 3, arbitrary: refreshCommand },
   { weight: 1, arbitrary: bogus },
 );
 
@@ -249,6 +252,7 @@ const marketplaceStep: fc.Arbitrary<StoreCommand[]> = fc.oneof(
   { weight: 1, arbitrary: one(bought.map((product): StoreCommand => ({ kind: 'review.list', productId: product, page: { page: 1, perPage: 3 } }))) },
   { weight: 1, arbitrary: one(fc.record({ name: text, price }).map((fields): StoreCommand => ({ kind: 'produkte.create', fields }))) },
   { weight: 1, arbitrary: one(productId.map((id): StoreCommand => ({ kind: 'produkte.delete', id }))) },
+  { weight: 3, arbitrary: one(refreshCommand) },
   // The front never sends these: a price the index refuses (the command fails and leaves nothing) and kinds no one knows.
   { weight: 1, arbitrary: one(catalogFields.map((fields): StoreCommand => ({ kind: 'catalog.create', fields: { ...fields, price: 0 } }))) },
   { weight: 1, arbitrary: one(bogus) },

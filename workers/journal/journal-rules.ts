@@ -11,10 +11,14 @@ import type { StoreParts } from '../store-parts.js';
  * answer waits, like a write's, until every write before it is on disk: the
  * order event streams' reads, which would otherwise show a client changes a
  * crash could still take back (a plain read may show a write a flush is
- * carrying; its writer hears of it only once it is durable). A Record over
- * every kind: a new command is a type error here until it is classified.
+ * carrying; its writer hears of it only once it is durable).
+ * `write-if-known` is a refresh or a logout: recorded only when it names a
+ * live family; one that names none changes nothing, and since both routes
+ * are open to anyone, recording it would let any client grow the journal
+ * with made-up tokens. A Record over every kind: a new command is a type
+ * error here until it is classified.
  */
-export type JournalRule = 'read' | 'write' | 'write-if-due' | 'held-read';
+export type JournalRule = 'read' | 'write' | 'write-if-due' | 'write-if-known' | 'held-read';
 
 export const JOURNAL_RULES: Readonly<Record<StoreCommandKind, JournalRule>> = {
   'product.list': 'read',
@@ -71,17 +75,32 @@ export const JOURNAL_RULES: Readonly<Record<StoreCommandKind, JournalRule>> = {
   'payments.begin': 'write',
   'payments.finish': 'write',
   'idempotency.run': 'write',
+  'refresh.begin': 'write',
+  'refresh.rotate': 'write-if-known',
+  'refresh.revoke': 'write-if-known',
 };
 
 /**
  * The rule of this command now, decided before it runs: the clock's tick is
- * a write only when an order is due. A kind no one knows is a read (it is
- * answered `failed` and changes nothing).
+ * a write only when an order is due, a refresh or logout only when its
+ * family is live. A kind no one knows is a read (it is answered `failed`
+ * and changes nothing).
  */
 export function journalRuleOf(parts: StoreParts, command: StoreCommand): JournalRule {
   const rule = Object.hasOwn(JOURNAL_RULES, command.kind) ? JOURNAL_RULES[command.kind] : 'read';
+  if (rule === 'write-if-known') return (command.kind === 'refresh.rotate' || command.kind === 'refresh.revoke') && parts.refreshTokens.has(command.family) ? 'write' : 'read';
   if (rule !== 'write-if-due') return rule;
   return parts.mode === 'marketplace' && command.kind === 'orders.expire' && parts.orders.hasDue(command.now) ? 'write' : 'read';
+}
+
+/**
+ * Whether a follower (DATABASE_URL) sends a command to the writer: every
+ * command the writer would record. A refresh or logout goes whether or not
+ * this copy knows its family: the login that began it may be on the writer
+ * and not yet here, and only the writer's copy may say it is unknown.
+ */
+export function isForwarded(parts: StoreParts, command: StoreCommand): boolean {
+  return journalRuleOf(parts, command) === 'write' || (Object.hasOwn(JOURNAL_RULES, command.kind) && JOURNAL_RULES[command.kind] === 'write-if-known');
 }
 
 /**

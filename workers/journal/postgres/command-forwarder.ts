@@ -33,7 +33,7 @@ const RETRY_MS = 25;
 /** A writer that has not connected within this is not there. */
 const CONNECT_TIMEOUT_MS = 1000;
 
-const RESULT_KINDS: ReadonlySet<string> = new Set(['ok', 'not-modified', 'empty', 'refused', 'account', 'replayed', 'charging', 'order-events', 'unavailable', 'failed']);
+const RESULT_KINDS: ReadonlySet<string> = new Set(['ok', 'not-modified', 'empty', 'refused', 'account', 'replayed', 'charging', 'refreshed', 'order-events', 'unavailable', 'failed']);
 
 export interface ForwarderParts {
   readonly secret: string;
