@@ -46,6 +46,8 @@ test('at LOG_LEVEL=debug with ACCESS_LOG=1, no API key from the query and no ref
   t.is((await send('GET', `/products?api_key=${KEY}`)).status, 200);
   t.is((await send('OPTIONS', `/products/2?api_key=${KEY}`)).status, 204);
   t.is((await send('DELETE', `/products/abc?api_key=${KEY}`)).status, 404);
+  // The name as a query parser reads it: percent-encoded, it is still the key's parameter.
+  t.is((await send('GET', `/produkte/1?api%5Fkey=${KEY}`, undefined, { 'x-request-id': 'encoded-name' })).status, 200);
 
   // Refresh tokens: issued, spent, reused, logged out, and sent in bodies that are refused.
   const tokens: string[] = [];
@@ -74,6 +76,9 @@ test('at LOG_LEVEL=debug with ACCESS_LOG=1, no API key from the query and no ref
 
   const logs = service.stderr();
   t.true((logs.match(/"msg":"request"/g) ?? []).length >= answers.length, 'the access log wrote a line a request');
+  // Section 5: the access log shows the query, the key's value replaced.
+  t.regex(logs, /"route":"\/products\/:id","query":"api_key=\[redacted\]&page=1"/);
+  t.regex(logs, /"requestId":"encoded-name".*"query":"api%5Fkey=\[redacted\]"/);
   const secrets: readonly [string, string][] = [
     ['the API key', KEY],
     ['a wrong API key', WRONG_KEY],
