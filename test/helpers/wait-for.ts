@@ -8,3 +8,12 @@ export async function waitFor(what: string, ready: () => boolean, ceilingMs = 30
     await delay(20);
   }
 }
+
+/** Polls until the asynchronous `ready` holds (an answer over HTTP); throws with `what` after `ceilingMs`. */
+export async function waitUntil(what: string, ready: () => Promise<boolean>, ceilingMs = 30_000): Promise<void> {
+  const deadline = performance.now() + ceilingMs;
+  while (!(await ready())) {
+    if (performance.now() > deadline) throw new Error(`waited ${ceilingMs} ms for ${what}`);
+    await delay(20);
+  }
+}
