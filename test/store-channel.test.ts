@@ -2,8 +2,10 @@ import test from 'ava';
 import { once } from 'node:events';
 import { MessageChannel } from 'node:worker_threads';
 import { StoreChannel } from '../src/store/store-channel.js';
+import { BatchingStoreClient } from '../src/store/store-client.js';
 import { startStoreWorker } from '../src/store/start-store-worker.js';
-import { PACKED_EMPTY, PACKED_OTHER, STORE_PROTOCOL_VERSION, type PostedBatch, type StoreBatch, type StoreCommand } from '../workers/store-protocol.js';
+import { PACKED_EMPTY, PACKED_OTHER, STORE_PROTOCOL_VERSION, type DurableAnswer, type PostedBatch, type StoreBatch, type StoreCommand, type StoreNotice } from '../workers/store-protocol.js';
+import type { PackedOrderChanges } from '../workers/orders/order-events-protocol.js';
 
 const batch = (...commands: StoreCommand[]): StoreBatch => ({ protocol: STORE_PROTOCOL_VERSION, commands });
 const BUILT_WORKER = { filename: new URL('../dist/store-worker.js', import.meta.url), execArgv: [] };
@@ -83,4 +85,31 @@ test('when the worker thread dies, piscina reports it and every batch away or se
   await destroyed;
   await t.throwsAsync(away, { message: /store worker has stopped/ });
   await t.throwsAsync(channel.run(batch({ kind: 'product.list' })), { message: /store worker has stopped/ });
+});
+
+test('a full disk (DATA_DIR): answers held past the durable end are refused STORAGE_FULL and their orders\' changes never go out; those before it are given', async (t) => {
+  const { port1, port2 } = new MessageChannel();
+  const channel = new StoreChannel(port1);
+  t.teardown(() => channel.close());
+  const client = new BatchingStoreClient(channel, 100);
+  const published: PackedOrderChanges[] = [];
+  client.observeOrderChanges((changes) => published.push(changes));
+  const changes = (change: number): PackedOrderChanges => [change, 1, 1, 'pending', 'unpaid', null, 0, 0];
+  // The worker: the first batch's write is command 1, the second's command 2; the disk takes 1 and refuses 2.
+  let batches = 0;
+  port2.on('message', () => {
+    batches++;
+    port2.postMessage({ packed: [`{"data":${batches}}`, undefined], journaled: [0], durableAt: batches, changes: changes(batches) } satisfies DurableAnswer);
+    if (batches < 2) return;
+    port2.postMessage({ notice: 'flushed', seq: 1, commands: 1, bytes: 10, seconds: 0.001 } satisfies StoreNotice);
+    port2.postMessage({ notice: 'storage-full', seq: 1, undone: 1, reloadMs: 3, reason: 'ENOSPC' } satisfies StoreNotice);
+  });
+  const place: StoreCommand = { kind: 'orders.place', userId: 1, addressId: 1 };
+  const first = client.send(place);
+  await new Promise((resolve) => setImmediate(resolve));
+  const second = client.send(place);
+  t.deepEqual(await first, { kind: 'ok', body: '{"data":1}' });
+  t.deepEqual(await second, { kind: 'unavailable', code: 'STORAGE_FULL' });
+  await client.whenIdle();
+  t.deepEqual(published, [changes(1)], 'the undone write\'s change never reaches the streams');
 });

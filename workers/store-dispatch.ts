@@ -51,6 +51,13 @@ export class StoreDispatch {
     if (this.#followingOrderChanges) this.followOrderChanges();
   }
 
+  /** Replaces the whole store by the seed, as a start with no snapshot to restore begins it. */
+  restoreSeed(): void {
+    this.#parts = createStoreParts(this.options, this.clock, this.#seams);
+    this.#handlers = handlersOf(this.#parts, this.options.currency);
+    if (this.#followingOrderChanges) this.followOrderChanges();
+  }
+
   /** Whether a restore left indexes to be built after the start (buildPendingIndexes). */
   get indexesPending(): boolean {
     const parts = this.#parts;
@@ -91,6 +98,21 @@ export class StoreDispatch {
   followOrderChanges(): void {
     this.#followingOrderChanges = true;
     if (this.#parts.mode === 'marketplace') this.#parts.orders.changes.follow();
+  }
+
+  /**
+   * Runs `rebuild` (a restore and a replay: store-reload.ts) keeping none of
+   * the orders' changes it makes, then keeps them again if they were kept:
+   * a replay's changes went out when they ran live, or never.
+   */
+  withoutOrderChanges<T>(rebuild: () => T): T {
+    const following = this.#followingOrderChanges;
+    this.#followingOrderChanges = false;
+    try {
+      return rebuild();
+    } finally {
+      if (following) this.followOrderChanges();
+    }
   }
 
   /** The orders' changes made since the last call (the order events), to go out with the batch's answer; undefined when none. */

@@ -161,6 +161,15 @@ export type StoreNotice =
   | { readonly notice: 'indexes-built'; readonly milliseconds: number }
   /** The journal cannot be written: nothing more will be acknowledged, and the service must stop. */
   | { readonly notice: 'journal-failed'; readonly reason: string }
+  /**
+   * DATA_DIR: a flush found no room on the disk. Nothing after `seq` is kept: the `undone` commands after it were
+   * dropped and the store reloaded to the journal's state (in `reloadMs`), so every answer held for a command after
+   * `seq` is refused (STORAGE_FULL) and never given out, nor the orders' changes held with it; writes are refused
+   * until `storage-available`.
+   */
+  | { readonly notice: 'storage-full'; readonly seq: number; readonly undone: number; readonly reloadMs: number; readonly reason: string }
+  /** DATA_DIR: the disk has room again, after `afterSeconds` full: writes are taken. */
+  | { readonly notice: 'storage-available'; readonly afterSeconds: number }
   /** DATABASE_URL, a follower: the journal is applied up to `seq`; the writer has said it appended up to `headSeq`. */
   | { readonly notice: 'applied'; readonly seq: number; readonly headSeq: number }
   /** DATABASE_URL, a follower: `commands` writes were sent to the writer (answered or not). */
@@ -215,7 +224,11 @@ export type StoreResult =
   | { readonly kind: 'refreshed'; readonly holder: RefreshHolder }
   /** Where an order event stream starts or resumes (orders.events, orders.changes): for the stream, never an HTTP body. */
   | { readonly kind: 'order-events'; readonly events: OrderEvents }
-  /** DATABASE_URL: a write no writer answered, or one the writer refused while PostgreSQL is away (cluster-protocol.ts says what each code promises). */
-  | { readonly kind: 'unavailable'; readonly code: 'WRITER_UNAVAILABLE' | 'WRITER_LOST' | 'JOURNAL_UNAVAILABLE' }
+  /**
+   * A write the journal could not take: DATABASE_URL, one no writer answered, or one the writer refused while
+   * PostgreSQL is away (cluster-protocol.ts says what each code promises); DATA_DIR, STORAGE_FULL: refused, or
+   * undone, while its disk has no room (nothing of it was applied).
+   */
+  | { readonly kind: 'unavailable'; readonly code: 'WRITER_UNAVAILABLE' | 'WRITER_LOST' | 'JOURNAL_UNAVAILABLE' | 'STORAGE_FULL' }
   /** The command threw inside the worker; the store is unchanged by it. */
   | { readonly kind: 'failed'; readonly reason: string };

@@ -21,6 +21,7 @@ import { openJournal } from './journal/open-journal.js';
 import { JournalDamage } from './journal/journal-reader.js';
 import { SettingsMismatch } from './journal/store-settings-file.js';
 import { StoreStateMismatch } from './store-state.js';
+import { isOutOfSpace } from './journal/out-of-space.js';
 import type { GroupCommit } from './journal/group-commit.js';
 import type { SharedJournal } from './journal/postgres/open-postgres-journal.js';
 
@@ -70,7 +71,11 @@ function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAn
 }
 
 function startJournal(port: MessagePort, dataDir: string): { journal: GroupCommit; started: StoreStarted } {
-  const { commit, summary } = openJournal(store, dataDir, (notice: StoreNotice) => port.postMessage(notice));
+  const { commit, summary } = openJournal(store, dataDir, (notice: StoreNotice) => {
+    port.postMessage(notice);
+    // A full disk reloaded the store from its newest snapshot: the text index of q is built again, a slice a turn.
+    if (notice.notice === 'storage-full') buildPendingIndexes(port);
+  });
   return { journal: commit, started: { started: true, recovery: summary } };
 }
 
@@ -131,6 +136,8 @@ export default async function connectStore(connect: unknown): Promise<StoreStart
   } catch (error) {
     // Damage, other settings or a snapshot of another version: the store must not serve (exit code 2); anything else is a plain failure.
     if (error instanceof JournalDamage || error instanceof SettingsMismatch || error instanceof StoreStateMismatch) return { started: false, reason: error.message };
+    // A start that must write (a torn tail to cut, a new segment, store.json) on a full disk: refused as well, naming the folder.
+    if (isOutOfSpace(error)) return { started: false, reason: `DATA_DIR ${options.dataDir ?? ''} has no room for what the start must write (${error.message}); free space on its disk and start again` };
     throw error;
   }
   // Recovery is over: from now on the orders' changes go out with each answer (the order events).
@@ -157,12 +164,20 @@ export default async function connectStore(connect: unknown): Promise<StoreStart
  * the batches that came meanwhile run between two slices; the front hears
  * when it is done.
  */
+let buildingIndexes = false;
+
 function buildPendingIndexes(port: MessagePort): void {
-  if (!store.indexesPending) return;
+  // One build at a time: a reload during a build leaves it to go on with the new parts.
+  if (buildingIndexes || !store.indexesPending) return;
+  buildingIndexes = true;
   const started = performance.now();
   const step = (): void => {
-    if (store.buildPendingIndexes(TEXT_IDS_PER_TURN)) setImmediate(step);
-    else port.postMessage({ notice: 'indexes-built', milliseconds: Math.round(performance.now() - started) } satisfies StoreNotice);
+    if (store.buildPendingIndexes(TEXT_IDS_PER_TURN)) {
+      setImmediate(step);
+      return;
+    }
+    buildingIndexes = false;
+    port.postMessage({ notice: 'indexes-built', milliseconds: Math.round(performance.now() - started) } satisfies StoreNotice);
   };
   setImmediate(step);
 }

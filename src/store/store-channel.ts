@@ -30,6 +30,21 @@ export interface BatchAnswer {
   readonly notWriter?: true;
 }
 
+/**
+ * A held answer refused because its command was undone (DATA_DIR's disk had
+ * no room for the flush that carried it, or for one before it): nothing of
+ * it was applied, and it is answered as `code` says.
+ */
+export class FlushRefused extends Error {
+  override readonly name = 'FlushRefused';
+  readonly code: 'STORAGE_FULL';
+
+  constructor(code: 'STORAGE_FULL', message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
 /** What the batching client sends batches through. */
 export interface StoreRunner {
   run(batch: StoreBatch): Promise<BatchAnswer>;
@@ -174,6 +189,13 @@ export class StoreChannel implements StoreRunner {
     } else if (notice.notice === 'journal-failed') {
       this.#journalFailed = new Error(`the journal cannot be written: ${notice.reason}`);
       this.#failFlushes(this.#journalFailed);
+    } else if (notice.notice === 'storage-full') {
+      // Everything after notice.seq was undone: those answers, and the changes held with them, never go out.
+      const refused = new FlushRefused('STORAGE_FULL', `the disk had no room: commands after ${notice.seq} were undone`);
+      const kept = this.#awaitingFlush.filter((awaiting) => awaiting.seq <= notice.seq);
+      for (const { seq, reject } of this.#awaitingFlush) if (seq > notice.seq) reject(refused);
+      this.#awaitingFlush = kept;
+      if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
     }
     this.#onNotice?.(notice);
   }

@@ -60,7 +60,7 @@ export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 2
       log.error('store answered order events to an HTTP route');
       return INTERNAL;
     case 'unavailable':
-      // DATABASE_URL, a follower: no writer took the write (cluster-errors.ts says what the client may assume).
+      // The journal could not take the write: cluster-errors.ts and storage-errors.ts say what the client may assume.
       return errorReply(reply.code);
     case 'failed':
       log.error('store command failed', { reason: reply.reason });

@@ -31,6 +31,8 @@ export interface ServiceOptions {
   readonly args?: readonly string[];
   /** The child's working directory (a child process only); the test's own by default. */
   readonly cwd?: string;
+  /** Node's own options before the script (a child process only): a preloaded fault injector, say. */
+  readonly nodeArgs?: readonly string[];
 }
 
 /** What only a service inside the test process can be given: objects. */
@@ -65,7 +67,7 @@ export function childEnv(env: Readonly<Record<string, string>> = {}): NodeJS.Pro
 }
 
 function spawnService(options: ServiceOptions): ChildProcess {
-  return spawn(process.execPath, [MAIN, ...(options.args ?? ['--port', '0'])], {
+  return spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN, ...(options.args ?? ['--port', '0'])], {
     env: childEnv(options.env),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     stdio: ['pipe', 'pipe', 'pipe'],
