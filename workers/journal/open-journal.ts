@@ -62,7 +62,7 @@ function restoreNewestSnapshot(dispatch: StoreDispatch, dataDir: string): (Snaps
 export interface OpenJournal {
   readonly commit: GroupCommit;
   readonly summary: RecoverySummary;
-  /** For a caller that stops without the worker's exit (bench/journal-recovery.ts): the segment to close, the compaction to wait for. */
+  /** For a caller that stops without the worker's exit (bench/journal/journal-recovery.ts): the segment to close, the compaction to wait for. */
   readonly writer: SegmentWriter;
   readonly compaction: Compaction;
 }
