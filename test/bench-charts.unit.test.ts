@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { cpuChart, figuresOf, renderSvg, searchChart } from '../bench/http/charts.js';
-import type { CaseResult, RunRecord } from '../bench/http/report.js';
+import type { CaseResult, RunRecord } from '../bench/http/run-record.js';
 
 function result(scenario: string, family: string, server: string, size: number, cpu: number, problems: string[] = []): CaseResult {
   return { scenario: { id: scenario, family }, server: { name: server }, size, measurement: { cpuMicrosPerRequest: cpu, problems } } as unknown as CaseResult;

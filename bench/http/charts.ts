@@ -15,8 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import type { RunRecord } from './report.js';
-import { valid } from '../harness/report-format.js';
+import { valid, type RunRecord } from './run-record.js';
 
 /** One bar or point: a valid measurement's CPU per request. */
 interface CpuPoint {

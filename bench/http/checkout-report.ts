@@ -7,8 +7,8 @@
  */
 import { ORDER_KIND } from '../checkout/checkout.js';
 import type { RoundsMeasurement } from './rounds.js';
-import type { RunRecord } from './report.js';
-import { duration, find, fixed, integer, mebibytes, ratio, share, table, valid } from '../harness/report-format.js';
+import { find, valid, type RunRecord } from './run-record.js';
+import { duration, fixed, integer, mebibytes, ratio, share, table } from '../harness/report-format.js';
 
 /** Orders completed (payments answered) as a share of all responses in the window. */
 function orderShare(m: RoundsMeasurement): number {

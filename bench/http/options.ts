@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ShopSize } from './scenarios.js';
+import type { ShopSize } from './scenario-types.js';
 
 export interface BenchOptions {
   /** A few hundred requests per case, small collections, nothing written. */

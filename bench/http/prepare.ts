@@ -6,7 +6,8 @@
  */
 import { checkoutPlan, preplaceOrders, setUpCheckout } from '../checkout/checkout.js';
 import type { LoadPlan } from '../harness/load-plan.js';
-import { SEED_SIZE, type Scenario } from './scenarios.js';
+import { SEED_SIZE } from './scenarios.js';
+import type { Scenario } from './scenario-types.js';
 import { seedProducts, type SeedReport } from '../harness/seed.js';
 import type { RunningServer } from '../harness/servers.js';
 import { ANYTHING } from './server-lineup.js';

@@ -6,6 +6,7 @@
  * such window, and the range shows how much the rounds disagreed.
  */
 import { problemsOf, warningsOf, type KindMeasurement, type Measurement } from '../harness/load.js';
+import { fixed } from '../harness/report-format.js';
 
 export interface RoundsMeasurement extends Measurement {
   readonly rounds: number;
@@ -81,4 +82,10 @@ export function combineRounds(rounds: readonly Measurement[]): RoundsMeasurement
     cpuRange: cpu === undefined ? undefined : [Math.min(...cpu), Math.max(...cpu)],
     rpsRange: [Math.min(...rps), Math.max(...rps)],
   };
+}
+
+/** CPU µs/request, with the range of the rounds when there were several. */
+export function cpuCell(m: RoundsMeasurement): string {
+  const range = m.rounds > 1 && m.cpuRange !== undefined ? ` (${fixed(m.cpuRange[0], 1)}–${fixed(m.cpuRange[1], 1)})` : '';
+  return `${fixed(m.cpuMicrosPerRequest, 1)}${range}`;
 }

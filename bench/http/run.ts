@@ -16,14 +16,16 @@ import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } 
 import { ServerLineup, freshStarts, type ServerTurn } from './server-lineup.js';
 import { holdsFor, prepare, productsHeld, type CheckoutExtras, type Holding } from './prepare.js';
 import { OptionError, USAGE, parseOptions, type BenchOptions } from './options.js';
-import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, serversFor, type Scenario } from './scenarios.js';
+import { SCALING_CASES, SCENARIOS, SEED_SIZE, seededRandom, serversFor } from './scenarios.js';
+import type { Scenario } from './scenario-types.js';
 import { BASELINE, BASELINE_DIST, CEILING, KNOWN_SERVERS, MARKETPLACE_BASELINE, SERVERS, selectServers, type RunningServer, type ServerDefinition } from '../harness/servers.js';
 import { measure, type LoadSettings, type Measurement } from '../harness/load.js';
 import { seedProducts, type SeedReport } from '../harness/seed.js';
 import { measureWithReadProbe } from '../checkout/read-probe.js';
 import { QUIET_CORES, describeMachine, processMemory, waitForQuiet, type ProcessMemory } from '../harness/proc-stats.js';
 import { combineRounds } from './rounds.js';
-import { renderReport, runFailures, type CaseMemory, type CaseResult, type ReadP99, type RunRecord, type ScalingStep } from './report.js';
+import { renderReport, runFailures } from './report.js';
+import type { CaseMemory, CaseResult, ReadP99, RunRecord, ScalingStep } from './run-record.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../RESULTS.md', import.meta.url));

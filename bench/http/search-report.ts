@@ -4,27 +4,12 @@
  * against Fastify filtering, sorting and slicing an array; then the targets
  * of issue "Marketplace part 1" judged against them.
  */
-import type { RoundsMeasurement } from './rounds.js';
-import type { CaseResult, RunRecord } from './report.js';
-import type { Scenario } from './scenarios.js';
+import type { Scenario } from './scenario-types.js';
 import { itemsWithRareWord } from '../search/shop-products.js';
-import {
-  NOISY,
-  cpuCell,
-  duration,
-  find,
-  fixed,
-  integer,
-  mebibytes,
-  percent,
-  ratio,
-  share,
-  table,
-  undecided,
-  valid,
-  verdictLine,
-  type Verdict,
-} from '../harness/report-format.js';
+import { duration, fixed, integer, mebibytes, percent, ratio, share, table } from '../harness/report-format.js';
+import { cpuCell, type RoundsMeasurement } from './rounds.js';
+import { find, valid, type CaseResult, type RunRecord } from './run-record.js';
+import { NOISY, undecided, verdictLine, type Verdict } from './verdicts.js';
 
 /** The issue's figures: h's CPU against the peer's, h1M's req/s against h10k's, h1M's RSS. */
 const H_CPU_FACTOR = 20;

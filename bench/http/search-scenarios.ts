@@ -10,7 +10,7 @@
  * 10,000 and at 1,000,000 products, so that the cost of finding them shows.
  */
 import type { LoadPlan, RequestKind } from '../harness/load-plan.js';
-import type { SearchScenario } from './scenarios.js';
+import type { SearchScenario } from './scenario-types.js';
 import { expectSearchAnswer } from '../search/search-shapes.js';
 import type { ShopContents } from '../search/shop-contents.js';
 import { CATEGORIES, FIXED_WORD, RARE_WORD } from '../search/shop-products.js';
