@@ -151,6 +151,22 @@ export class ServerLineup<Holding> {
   }
 }
 
+/**
+ * Runs `work` on a server for the turn (a kept one, with its holding, or a
+ * fresh one), then stops it, unless the lineup keeps it for a later turn with
+ * what `work` says it holds (smoke runs only).
+ */
+export async function withServer<Holding>(turn: ServerTurn, lineup: ServerLineup<Holding>, work: (server: RunningServer, held: Holding | undefined) => Promise<Holding | undefined>): Promise<void> {
+  const { server, held } = await lineup.take(turn);
+  let kept = false;
+  try {
+    const holding = await work(server, held);
+    kept = holding !== undefined && lineup.handOn(turn, server, holding);
+  } finally {
+    if (!kept) await server.stop();
+  }
+}
+
 function discard(prepared: Prepared): Promise<void> {
   return prepared.server.then(
     (server) => server.stop(),
