@@ -14,7 +14,8 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { LoadSettings, Measurement } from '../harness/load.js';
+import type { LoadSettings } from '../harness/load.js';
+import type { Measurement } from '../harness/measurement.js';
 
 const PROBE_PATH = '/products/1';
 const PROBE_RATE = 200;

@@ -40,7 +40,8 @@ import { startBenchPostgres, type BenchPostgres } from '../harness/bench-postgre
 import { failoverRounds, type FailoverRound } from './cluster-failover.js';
 import { withCluster, type Cluster } from './cluster-members.js';
 import { CASES, journalCounters, measureWithJournal, median, type Case } from '../journal/journal-cases.js';
-import { measure, type LoadSettings, type Measurement } from '../harness/load.js';
+import { measure, type LoadSettings } from '../harness/load.js';
+import type { Measurement } from '../harness/measurement.js';
 import type { LoadPlan } from '../harness/load-plan.js';
 import { choosePlacement, describePlacement, reExecOnLoadCore, type Placement } from '../harness/pinning.js';
 import { describeMachine } from '../harness/proc-stats.js';

@@ -2,13 +2,16 @@
  * One measurement: autocannon drives a load plan against a running server,
  * warm-up first, and the server's CPU time is read from /proc at the start
  * and end of the measured window. Latency, statuses and the first-body check
- * are kept per request kind.
+ * are kept per request kind (response-recorder.ts); what the figures are and
+ * what makes them unfit to compare is in measurement.ts.
  */
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
-import type { LoadPlan, Outgoing, RequestKind, Step } from './load-plan.js';
-import type { Headers } from './servers.js';
+import type { LoadPlan } from './load-plan.js';
+import { problemsOf, warningsOf, type KindMeasurement, type Measurement } from './measurement.js';
 import { machineBusyMicroseconds, processCpuMicroseconds, untilIdle } from './proc-stats.js';
+import { Recorder, toRequest } from './response-recorder.js';
+import type { Headers } from './servers.js';
 
 export interface LoadSettings {
   readonly connections: number;
@@ -30,171 +33,6 @@ export interface LoadSettings {
   readonly settle?: boolean;
   /** Requests per second over all connections (autocannon's overallRate); unset, as fast as the server answers. */
   readonly rate?: number;
-}
-
-export interface KindMeasurement {
-  readonly label: string;
-  /** The status every response of this kind should have. */
-  readonly expected: number;
-  readonly responses: number;
-  /** Responses whose status was not the kind's, warm-up included. */
-  readonly unexpected: number;
-  readonly statuses: Readonly<Record<string, number>>;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  /** What was wrong with the first response of this kind; undefined when it was right. */
-  readonly firstProblem: string | undefined;
-  readonly checked: boolean;
-}
-
-export interface Measurement {
-  readonly seconds: number;
-  readonly responses: number;
-  readonly requestsPerSecond: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  /** Server CPU (all threads) over the window per response; undefined without /proc. */
-  readonly cpuMicrosPerRequest: number | undefined;
-  /** Server CPU over the window as a share of one core: near 1 means the server was the bottleneck. */
-  readonly serverBusy: number | undefined;
-  /** This process's (the load generator's) CPU over the window as a share of one core. */
-  readonly loadBusy: number;
-  /** Everything else the machine ran over the window, in cores: other work disturbing the run. */
-  readonly othersBusy: number | undefined;
-  /** Connection errors and timeouts, warm-up included. */
-  readonly errors: number;
-  readonly timeouts: number;
-  readonly unexpected: number;
-  readonly kinds: Readonly<Record<string, KindMeasurement>>;
-  /** What makes the row unfit to compare: a wrong first body, a kind never answered, unexpected statuses. */
-  readonly problems: readonly string[];
-  /**
-   * What makes it slower than it looks, never faster: connection errors and
-   * timeouts. A timed-out request is missing from the latencies, so p99 is
-   * understated, and its work is in the CPU but not in the responses.
-   */
-  readonly warnings: readonly string[];
-}
-
-/** Response times in milliseconds, bounded so a runaway run cannot eat the machine. */
-class LatencyLog {
-  static readonly #LIMIT = 20_000_000;
-  #values = new Float64Array(65_536);
-  #length = 0;
-
-  add(ms: number): void {
-    if (this.#length === this.#values.length) {
-      if (this.#length >= LatencyLog.#LIMIT) return;
-      const grown = new Float64Array(this.#values.length * 2);
-      grown.set(this.#values);
-      this.#values = grown;
-    }
-    this.#values[this.#length++] = ms;
-  }
-
-  percentiles(...quantiles: number[]): number[] {
-    if (this.#length === 0) return quantiles.map(() => Number.NaN);
-    const sorted = this.#values.slice(0, this.#length).sort();
-    return quantiles.map((q) => sorted[Math.min(this.#length - 1, Math.max(0, Math.ceil(q * this.#length) - 1))] as number);
-  }
-}
-
-class KindRecord {
-  responses = 0;
-  unexpected = 0;
-  readonly statuses = new Map<number, number>();
-  readonly latency = new LatencyLog();
-  checked = false;
-  firstProblem: string | undefined;
-  constructor(readonly spec: RequestKind) {}
-}
-
-function headerValue(headers: Record<string, string | string[]>, name: string): string | undefined {
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() === name) return Array.isArray(value) ? value[0] : value;
-  }
-  return undefined;
-}
-
-/** Follows every response: its kind, its status, and the first body of each kind. */
-class Recorder {
-  readonly kinds = new Map<string, KindRecord>();
-  readonly all = new LatencyLog();
-  measuring = false;
-  responses = 0;
-  /** The kind of the response autocannon is about to report: set by onResponse, read by the 'response' event. */
-  #current: KindRecord | undefined;
-
-  constructor(kinds: LoadPlan['kinds']) {
-    for (const [name, spec] of Object.entries(kinds)) this.kinds.set(name, new KindRecord(spec));
-  }
-
-  seen(sent: Outgoing, status: number, body: string, headers: Record<string, string | string[]>): void {
-    const record = this.kinds.get(sent.kind);
-    if (record === undefined) throw new Error(`request kind ${sent.kind} is not in the plan`);
-    this.#current = record;
-    if (!record.checked) {
-      record.checked = true;
-      record.firstProblem =
-        status !== record.spec.status
-          ? `${record.spec.label}: status ${status}, expected ${record.spec.status} (${body.slice(0, 80)})`
-          : record.spec.check({ status, body, contentType: headerValue(headers, 'content-type'), header: (name) => headerValue(headers, name) }, sent);
-      if (record.firstProblem !== undefined && !record.firstProblem.startsWith(record.spec.label)) {
-        record.firstProblem = `${record.spec.label}: ${record.firstProblem}`;
-      }
-    }
-    if (status !== record.spec.status) record.unexpected++;
-    if (!this.measuring) return;
-    record.responses++;
-    record.statuses.set(status, (record.statuses.get(status) ?? 0) + 1);
-  }
-
-  timed(ms: number): void {
-    this.responses++;
-    this.all.add(ms);
-    this.#current?.latency.add(ms);
-    this.#current = undefined;
-  }
-}
-
-/** Where a chosen request is kept in the connection's context until its response. */
-const SENT = 'benchSent';
-
-function headersFor(outgoing: Outgoing, credentials: Headers): Record<string, string> {
-  const own = { ...credentials, ...outgoing.headers };
-  return outgoing.body === undefined ? own : { ...own, 'content-type': 'application/json' };
-}
-
-/** A plan step as an autocannon request that reports to the recorder. */
-function toRequest(step: Step, credentials: Headers, recorder: Recorder): autocannon.Request {
-  if ('fixed' in step) {
-    const { fixed, remember } = step;
-    return {
-      method: fixed.method,
-      path: fixed.path,
-      body: fixed.body,
-      headers: headersFor(fixed, credentials),
-      onResponse: (status, body, context, headers) => {
-        recorder.seen(fixed, status, body, headers);
-        remember?.(status, body, context);
-      },
-    };
-  }
-  const { choose, remember } = step;
-  return {
-    method: 'GET',
-    path: '/',
-    setupRequest: (request, context) => {
-      const outgoing = choose(context);
-      if (outgoing === undefined) return undefined;
-      context[SENT] = outgoing;
-      return { ...request, method: outgoing.method, path: outgoing.path, body: outgoing.body, headers: headersFor(outgoing, credentials) };
-    },
-    onResponse: (status, body, context, headers) => {
-      recorder.seen(context[SENT] as Outgoing, status, body, headers);
-      remember?.(status, body, context);
-    },
-  };
 }
 
 /** Rejects when a run overstays, so a hung server cannot hang the harness. */
@@ -323,24 +161,4 @@ export async function measure(url: string, pid: number, credentials: Headers, pl
     problems: problemsOf(kinds),
     warnings: warningsOf(errors, timeouts),
   };
-}
-
-/** What makes a row unfit to compare, from its kinds. */
-export function problemsOf(kinds: Readonly<Record<string, KindMeasurement>>): string[] {
-  const problems: string[] = [];
-  // A server slower than the window (or still busy with earlier work) has no figures at all.
-  if (Object.values(kinds).every((kind) => kind.responses === 0)) problems.push('no response in the measured window');
-  for (const kind of Object.values(kinds)) {
-    if (!kind.checked) problems.push(`${kind.label}: no response at all`);
-    if (kind.firstProblem !== undefined) problems.push(`first body wrong: ${kind.firstProblem}`);
-    if (kind.unexpected > 0) {
-      const seen = Object.entries(kind.statuses).filter(([status]) => Number(status) !== kind.expected).map(([status, count]) => `${count}×${status}`);
-      problems.push(`${kind.label}: ${kind.unexpected} unexpected statuses (${seen.join(', ') || 'in warm-up'})`);
-    }
-  }
-  return problems;
-}
-
-export function warningsOf(errors: number, timeouts: number): string[] {
-  return errors === 0 ? [] : [`${errors} connection errors or timeouts (${timeouts} timeouts, warm-up included): p99 understated`];
 }

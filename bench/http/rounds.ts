@@ -5,7 +5,7 @@
  * sees (another tenant, a frequency change): a median of three shrugs off one
  * such window, and the range shows how much the rounds disagreed.
  */
-import { problemsOf, warningsOf, type KindMeasurement, type Measurement } from '../harness/load.js';
+import { problemsOf, warningsOf, type KindMeasurement, type Measurement } from '../harness/measurement.js';
 import { fixed } from '../harness/report-format.js';
 
 export interface RoundsMeasurement extends Measurement {

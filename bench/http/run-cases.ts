@@ -4,7 +4,8 @@
  * waited for before each), then the scaling run at each size; every round's
  * measurement and the case's seeding and memory gathered into its row.
  */
-import { measure, type LoadSettings, type Measurement } from '../harness/load.js';
+import { measure, type LoadSettings } from '../harness/load.js';
+import type { Measurement } from '../harness/measurement.js';
 import { QUIET_CORES, processMemory, waitForQuiet, type ProcessMemory } from '../harness/proc-stats.js';
 import { seedProducts, type SeedReport } from '../harness/seed.js';
 import type { ServerDefinition } from '../harness/servers.js';

@@ -4,7 +4,8 @@
  * and the journal's counters read from /metrics.
  */
 import { checkoutPlan, setUpCheckout } from '../checkout/checkout.js';
-import { measure, type LoadSettings, type Measurement } from '../harness/load.js';
+import { measure, type LoadSettings } from '../harness/load.js';
+import type { Measurement } from '../harness/measurement.js';
 import type { LoadPlan } from '../harness/load-plan.js';
 import { SCENARIOS, seededRandom } from '../http/scenarios.js';
 import type { RunningServer } from '../harness/servers.js';
