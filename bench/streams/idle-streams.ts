@@ -1,11 +1,13 @@
 /**
- * Idle customers waiting for their orders to change (issue 18's bench): one
- * order event stream each, on a raw socket of this process, open until
- * closed. A stream counts as open once its `order` event has arrived; from
- * then on its heartbeats are read and dropped, as a browser tab would.
+ * Idle customers waiting for their orders to change (issue 18's bench): each
+ * places one order, then holds one order event stream on it, on a raw socket
+ * of this process, open until closed. A stream counts as open once its
+ * `order` event has arrived; from then on its heartbeats are read and
+ * dropped, as a browser tab would.
  */
 import net from 'node:net';
 import { once } from 'node:events';
+import type { Customer } from '../checkout/checkout.js';
 
 export interface Watcher {
   readonly token: string;
@@ -19,6 +21,31 @@ export interface IdleStreams {
 }
 
 const OPEN_CEILING_MS = 30_000;
+const SETUP_CONCURRENCY = 20;
+
+async function inBatches<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) await work(items[next++] as T);
+  }));
+}
+
+/** Each stream's customer places one order (its stream's subject); the watchers. */
+export async function placeWatchedOrders(url: string, productId: number, customers: readonly Customer[]): Promise<Watcher[]> {
+  const watchers: Watcher[] = [];
+  await inBatches(customers, SETUP_CONCURRENCY, async (customer) => {
+    const headers = { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json' };
+    const item = await fetch(`${url}/users/me/cart/items/${productId}`, { method: 'PUT', headers, body: '{"quantity":1}' });
+    await item.text();
+    const placed = await fetch(`${url}/users/me/orders`, { method: 'POST', headers, body: JSON.stringify({ addressId: customer.addressId }) });
+    const text = await placed.text();
+    const id = /"id":(\d+)/.exec(text)?.[1];
+    if (placed.status !== 201 || id === undefined) throw new Error(`placing a watched order answered ${placed.status}: ${text.slice(0, 120)}`);
+    watchers.push({ token: customer.token, orderId: Number(id) });
+  });
+  return watchers;
+}
+
 
 function openOne(host: string, port: number, watcher: Watcher, sockets: net.Socket[]): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -32,123 +32,28 @@
  * --write appends the report to bench/RESULTS.md. The file descriptors: the
  * harness holds one socket per stream and k's connections, the server as
  * many again; `ulimit -n` must allow them (the report says what it was).
+ *
+ * This file sets up and runs the rounds; the idle streams and their orders
+ * are in idle-streams.ts, the event probe in event-probe.ts, the report in
+ * order-streams-report.ts.
  */
-import { execFile, spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { setTimeout as delay } from 'node:timers/promises';
-import { checkoutPlan, ORDER_KIND, setUpCheckout, type CheckoutShop, type Customer } from '../checkout/checkout.js';
+import { checkoutPlan, setUpCheckout, type CheckoutShop } from '../checkout/checkout.js';
 import { measure, type LoadSettings } from '../harness/load.js';
 import type { Measurement } from '../harness/measurement.js';
-import { choosePlacement, describePlacement, reExecOnLoadCore } from '../harness/pinning.js';
-import { describeMachine, processMemory } from '../harness/proc-stats.js';
-import { fixed, integer, ratio, table } from '../harness/report-format.js';
+import { choosePlacement, reExecOnLoadCore } from '../harness/pinning.js';
+import { processMemory } from '../harness/proc-stats.js';
 import { SERVERS, startServer, type ServerDefinition } from '../harness/servers.js';
-import { openIdleStreams, type Watcher } from './idle-streams.js';
-import { readScriptOptions } from '../harness/script-options.js';
+import { probe, type ProbeResult } from './event-probe.js';
+import { openIdleStreams, placeWatchedOrders } from './idle-streams.js';
+import { parseOptions } from './order-streams-options.js';
+import { reportLines, windowOf, type StreamsRound, type Window } from './order-streams-report.js';
 
-const run = promisify(execFile);
-const PROBE = fileURLToPath(new URL('stream-probe-client.js', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../RESULTS.md', import.meta.url));
 const PROBE_CUSTOMERS = 4;
-const SETUP_CONCURRENCY = 20;
-
-interface Options {
-  readonly streams: number;
-  readonly rounds: number;
-  readonly duration: number;
-  readonly warmup: number;
-  readonly connections: number;
-  readonly unpinned: boolean;
-  readonly write: boolean;
-}
-
-function parseOptions(argv: readonly string[]): Options {
-  const read = readScriptOptions(
-    argv,
-    {
-      '--streams': { fallback: 10_000, min: 0, unit: 'N' },
-    '--rounds': { fallback: 3, min: 0, unit: 'N' },
-    '--duration': { fallback: 5, min: 0, unit: 'S' },
-    '--warmup': { fallback: 2, min: 0, unit: 'S' },
-    '--connections': { fallback: 100, min: 0, unit: 'N' },
-    },
-    ['--unpinned', '--write'],
-  );
-  return {
-    streams: read.count('--streams'),
-    rounds: read.count('--rounds'),
-    duration: read.count('--duration'),
-    warmup: read.count('--warmup'),
-    connections: read.count('--connections'),
-    unpinned: read.flag('--unpinned'),
-    write: read.flag('--write'),
-  };
-}
-
-interface ProbeResult {
-  readonly count: number;
-  readonly errors: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly max: number;
-  readonly orders: number;
-}
-
-interface Window {
-  readonly ordersPerSecond: number;
-  readonly cpuMicrosPerOrder: number;
-  readonly p99Ms: number;
-  readonly problems: readonly string[];
-}
-
-function windowOf(m: Measurement): Window {
-  const orders = m.kinds[ORDER_KIND]?.responses ?? 0;
-  const share = m.responses === 0 ? Number.NaN : orders / m.responses;
-  return { ordersPerSecond: m.requestsPerSecond * share, cpuMicrosPerOrder: (m.cpuMicrosPerRequest ?? Number.NaN) / share, p99Ms: m.p99Ms, problems: [...m.problems, ...m.warnings] };
-}
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
-
-async function inBatches<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) await work(items[next++] as T);
-  }));
-}
-
-/** Each stream's customer places one order (its stream's subject); the watchers. */
-async function placeWatchedOrders(url: string, productId: number, customers: readonly Customer[]): Promise<Watcher[]> {
-  const watchers: Watcher[] = [];
-  await inBatches(customers, SETUP_CONCURRENCY, async (customer) => {
-    const headers = { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json' };
-    const item = await fetch(`${url}/users/me/cart/items/${productId}`, { method: 'PUT', headers, body: '{"quantity":1}' });
-    await item.text();
-    const placed = await fetch(`${url}/users/me/orders`, { method: 'POST', headers, body: JSON.stringify({ addressId: customer.addressId }) });
-    const text = await placed.text();
-    const id = /"id":(\d+)/.exec(text)?.[1];
-    if (placed.status !== 201 || id === undefined) throw new Error(`placing a watched order answered ${placed.status}: ${text.slice(0, 120)}`);
-    watchers.push({ token: customer.token, orderId: Number(id) });
-  });
-  return watchers;
-}
-
-async function probe(url: string, shop: CheckoutShop, customers: readonly Customer[], adminKey: string, settings: LoadSettings): Promise<ProbeResult> {
-  const args = [PROBE, url, String(shop.productId), adminKey, String(settings.warmup), String(settings.duration), ...customers.map((customer) => `${customer.token}:${customer.addressId}`)];
-  const { stdout } = await run(process.execPath, args, { timeout: (settings.warmup + settings.duration + 60) * 1000 });
-  return JSON.parse(stdout) as ProbeResult;
-}
-
-function fileDescriptorLimit(): string {
-  const result = spawnSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' });
-  return result.stdout.trim();
-}
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
@@ -161,11 +66,7 @@ async function main(): Promise<void> {
   const definition: ServerDefinition = { ...base, env: { ...base.env, MAX_CONNECTIONS: String(options.streams * 2 + 1000), EVENT_STREAMS_MAX: String(options.streams + 100) } };
   const adminKey = base.adminHeaders?.['x-api-key'] ?? '';
   const server = await startServer(definition, placement);
-  const lines: string[] = [];
-  const say = (line: string): void => {
-    lines.push(line);
-    console.log(line);
-  };
+  let lines: string[];
   try {
     const setUpStarted = performance.now();
     const kCustomers = options.connections * 2;
@@ -183,19 +84,7 @@ async function main(): Promise<void> {
       const [m, result] = await Promise.all([k(rate), probe(server.url, kShop, probeCustomers, adminKey, settings)]);
       return [windowOf(m), result];
     };
-    const rounds: {
-      alone: Window;
-      aloneProbed: Window;
-      probeAlone: ProbeResult;
-      probeAloneHalf: ProbeResult;
-      streams: Window;
-      streamsProbed: Window;
-      probeStreams: ProbeResult;
-      probeStreamsHalf: ProbeResult;
-      rssBefore: number;
-      rssAfter: number;
-      openSeconds: number;
-    }[] = [];
+    const rounds: StreamsRound[] = [];
     for (let round = 1; round <= options.rounds; round++) {
       const kAlone = await k();
       const alone = windowOf(kAlone);
@@ -219,85 +108,8 @@ async function main(): Promise<void> {
       console.error(`round ${round}: k alone ${alone.cpuMicrosPerOrder.toFixed(0)} µs/order, with ${streams.count} streams ${withStreams.cpuMicrosPerOrder.toFixed(0)}; RSS +${((rssAfter - rssBefore) / 1024 ** 2).toFixed(1)} MB; event p99 ${probeStreams.p99} ms`);
     }
 
-    const machine = describeMachine();
-    const loadAtEnd = loadavg();
-    const command = `node --import tsx bench/streams/order-streams.ts ${process.argv.slice(2).join(' ')}`.trim();
-    say(`## Appended: issue 18, ${integer(options.streams)} idle order event streams beside the checkout`);
-    say('');
-    say(`- Date: ${started.toISOString()}; the whole run took ${((Date.now() - started.getTime()) / 60_000).toFixed(1)} min (set-up ${setUpSeconds.toFixed(0)} s)`);
-    say(`- Runtime: Node ${machine.node}; machine ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.kernel}`);
-    say(`- Command: \`npm run build && ${command}\`; \`ulimit -n\` ${fileDescriptorLimit()} (one socket per stream on each side, plus k's ${options.connections} connections)`);
-    say(`- Pinning: ${describePlacement(placement)}; the idle streams are sockets of the harness, the event probe a process of its own on the harness's core`);
-    say(`- Load average (1, 5, 15 min): ${loadAtStart.map((value) => value.toFixed(2)).join(', ')} at the start, ${loadAtEnd.map((value) => value.toFixed(2)).join(', ')} at the end`);
-    say(`- The server: catalogue-marketplace (bench/harness/servers.ts) with MAX_CONNECTIONS=${definition.env.MAX_CONNECTIONS ?? ''} and EVENT_STREAMS_MAX=${definition.env.EVENT_STREAMS_MAX ?? ''}; k on ${options.connections} connections, ${options.warmup} s warm-up then ${options.duration} s measured per window, ${options.rounds} rounds, figures the medians of the rounds`);
-    say('');
-    const latency = (result: ProbeResult): string => `${fixed(result.p50, 0)} / ${fixed(result.p99, 0)} / ${fixed(result.max, 0)} (${result.count})`;
-    const rows = rounds.map((r, index) => [
-      String(index + 1),
-      integer(r.alone.ordersPerSecond),
-      fixed(r.alone.cpuMicrosPerOrder, 0),
-      fixed(r.alone.p99Ms, 1),
-      integer(r.streams.ordersPerSecond),
-      fixed(r.streams.cpuMicrosPerOrder, 0),
-      fixed(r.streams.p99Ms, 1),
-      ratio(r.streams.cpuMicrosPerOrder / r.alone.cpuMicrosPerOrder),
-      `${fixed((r.rssAfter - r.rssBefore) / 1024 ** 2, 1)} MB in ${fixed(r.openSeconds, 1)} s`,
-      `${latency(r.probeAlone)}; ${latency(r.probeAloneHalf)}`,
-      `${latency(r.probeStreams)}; ${latency(r.probeStreamsHalf)}`,
-      [
-        ...r.alone.problems,
-        ...r.streams.problems,
-        ...r.aloneProbed.problems,
-        ...r.streamsProbed.problems,
-        ...[r.probeAlone, r.probeAloneHalf, r.probeStreams, r.probeStreamsHalf].filter((result) => result.errors > 0).map((result) => `probe errors ${result.errors}`),
-      ].join('; ') || 'ok',
-    ]);
-    const cpuAlone = median(rounds.map((r) => r.alone.cpuMicrosPerOrder));
-    const cpuStreams = median(rounds.map((r) => r.streams.cpuMicrosPerOrder));
-    const perStream = median(rounds.map((r) => (r.rssAfter - r.rssBefore) / options.streams));
-    const p99 = median(rounds.map((r) => r.probeStreams.p99));
-    const p99Half = median(rounds.map((r) => r.probeStreamsHalf.p99));
-    const p99Alone = median(rounds.map((r) => r.probeAlone.p99));
-    const p99AloneHalf = median(rounds.map((r) => r.probeAloneHalf.p99));
-    rows.push([
-      'median',
-      integer(median(rounds.map((r) => r.alone.ordersPerSecond))),
-      fixed(cpuAlone, 0),
-      fixed(median(rounds.map((r) => r.alone.p99Ms)), 1),
-      integer(median(rounds.map((r) => r.streams.ordersPerSecond))),
-      fixed(cpuStreams, 0),
-      fixed(median(rounds.map((r) => r.streams.p99Ms)), 1),
-      ratio(cpuStreams / cpuAlone),
-      `${integer(perStream)} bytes a stream`,
-      `p99 ${fixed(p99Alone, 0)}; ${fixed(p99AloneHalf, 0)}`,
-      `p99 ${fixed(p99, 0)}; ${fixed(p99Half, 0)}`,
-      '',
-    ]);
-    say(
-      table(
-        [
-          'round',
-          'k alone: orders/s',
-          'CPU µs/order',
-          'request p99 ms',
-          `k + ${integer(options.streams)} streams: orders/s`,
-          'CPU µs/order',
-          'request p99 ms',
-          'CPU ÷ alone',
-          'RSS for the streams',
-          'change → event ms, k alone: p50 / p99 / max (events) at full speed; at half rate',
-          `the same, k + ${integer(options.streams)} streams`,
-          'checks',
-        ],
-        rows,
-      ),
-    );
-    say('');
-    say(`- **${cpuStreams / cpuAlone <= 1.1 ? 'met' : 'missed'}**: k's CPU per order with ${integer(options.streams)} idle streams open at most 1.1× without: ${fixed(cpuStreams, 0)} vs ${fixed(cpuAlone, 0)} µs = ${ratio(cpuStreams / cpuAlone)}`);
-    say(`- **${p99 < 20 ? 'met' : 'missed'}**: a change's event arrives within 20 ms at p99 with the streams open while k runs at full speed: p99 ${fixed(p99, 0)} ms (without the streams: ${fixed(p99Alone, 0)} ms)`);
-    say(`- **${p99Half < 20 ? 'met' : 'missed'}**: the same with k at half the rate it reached: p99 ${fixed(p99Half, 0)} ms (without the streams: ${fixed(p99AloneHalf, 0)} ms)`);
-    say(`- RSS per open stream: ${integer(perStream)} bytes (the server's RSS before and after opening them, 2 s after the last opened; each stream costs its socket, its HTTP request and response objects, a heartbeat timer, its place in the hub and a slot in the caps)`);
-    say('');
+    lines = reportLines({ options, started, loadAtStart, setUpSeconds, placement, definition, rounds });
+    for (const line of lines) console.log(line);
   } finally {
     await server.stop();
   }
