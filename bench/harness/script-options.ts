@@ -2,7 +2,7 @@
  * The command line of the small benches (journal-recovery, journal-throughput,
  * order-streams): `--name N` counts and bare `--flag`s, each checked; an
  * unknown option is refused with the list of known ones. (bench/http/run.ts has
- * its own, larger set in options.ts.)
+ * its own, larger set in http/options.ts.)
  */
 
 export interface CountOption {

@@ -90,7 +90,7 @@ export function scenarioSize(scenario: Scenario, options: BenchOptions): number 
   return scenario.collection === 'seed' ? SEED_SIZE : options.largeSize;
 }
 
-/** Scenario k also measures a shopper's product read, alone and beside the checkout (read-probe.ts). */
+/** Scenario k also measures a shopper's product read, alone and beside the checkout (checkout/read-probe.ts). */
 const probesReads = (scenario: Scenario): boolean => scenario.family === 'checkout' && scenario.preplaced === 'none';
 
 function median(values: readonly number[]): number {

@@ -23,7 +23,7 @@ export interface CaseResult {
   readonly measurement: RoundsMeasurement | undefined;
   /** Why there is no measurement (the server did not start, seeding failed...). */
   readonly failure: string | undefined;
-  /** Scenario k: a product read's p99 alone and beside the checkout, medians of the rounds (read-probe.ts). */
+  /** Scenario k: a product read's p99 alone and beside the checkout, medians of the rounds (checkout/read-probe.ts). */
   readonly readP99: ReadP99 | undefined;
 }
 

@@ -56,7 +56,7 @@ export interface SearchScenario extends ScenarioBase {
 }
 
 /**
- * Scenario k (checkout.ts): the service alone, in marketplace mode; `size` is
+ * Scenario k (checkout/checkout.ts): the service alone, in marketplace mode; `size` is
  * the orders placed before the window (none, or `--preplaced`).
  */
 export interface CheckoutScenario extends ScenarioBase {

@@ -1,5 +1,5 @@
 /**
- * What the journal benches share (journal-throughput.ts, cluster.ts): the two
+ * What the journal benches share (journal-throughput.ts, cluster/cluster.ts): the two
  * write-heavy cases, e for the catalogue and k for the marketplace's checkout,
  * and the journal's counters read from /metrics.
  */
@@ -33,7 +33,7 @@ export const CASES: readonly Case[] = [
     id: 'k',
     server: 'catalogue-marketplace',
     describe: 'PUT cart item, POST order, POST payment',
-    // Twice as many customers as connections, as run.ts's k.
+    // Twice as many customers as connections, as http/run.ts's k.
     plan: async (server, connections) => checkoutPlan((await setUpCheckout(server.url, server.definition.adminHeaders ?? {}, connections * 2)).shop),
   },
 ];

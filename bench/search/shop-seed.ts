@@ -2,7 +2,7 @@
  * Filling a marketplace server over HTTP before a search scenario (never
  * measured): a probe that it serves the marketplace at all, then POST
  * /products as an administrator, item after item (shop-products.ts), until it
- * holds the scenario's size. POSTs run concurrently, as seed.ts's do, so they
+ * holds the scenario's size. POSTs run concurrently, as harness/seed.ts's do, so they
  * land in a slightly different order on every server: each answer's id and
  * item go into the server's own ShopContents, and an answer cut off at the
  * end of a pipelined run is read back with GET /products/:id.
@@ -132,7 +132,7 @@ export async function seedShop(url: string, admin: Headers, own: number, size: n
   let posted = 1;
   for (let round = 0; round < MAX_ROUNDS && count < size; round++) {
     const missing = size - count;
-    // As in seed.ts: the pipelined bulk stops short, since requests still in
+    // As in harness/seed.ts: the pipelined bulk stops short, since requests still in
     // the pipeline when autocannon stops may land or not, and an exact round
     // without pipelining tops it up.
     const pipelined = missing > PIPELINE_ABOVE;
