@@ -14,9 +14,34 @@
  *
  * The front may import from workers/ only the protocol modules (the files both
  * threads share), and types only: the worker's code never lands in the front.
+ *
+ * bench/ measures the code and is never imported by it. Its rooms import one
+ * way too (BENCH_ROOMS: each room and the rooms below it); every room may use
+ * src/ and workers/, and test/helpers/ where the benches share the tests'
+ * workloads.
  */
 const LOWER_LAYERS = '^src/(http|auth|store|config|log)/';
 const COMPOSITION = '^src/(main|serve|service|store-start|app)[.]ts$';
+
+/** Each room of bench/ and the rooms it may import besides itself. */
+const BENCH_ROOMS = {
+  harness: [], // servers, load, /proc, pinning, seeding, report cells: what every bench uses
+  peers: [], // the comparison servers, written as their users would: nothing of ours
+  search: ['harness'],
+  checkout: ['harness'],
+  http: ['harness', 'search', 'checkout'],
+  journal: ['harness', 'checkout', 'http'],
+  cluster: ['harness', 'journal'],
+  streams: ['harness', 'checkout'],
+  'start-up': ['harness'],
+};
+
+const benchRoomRules = Object.entries(BENCH_ROOMS).map(([room, below]) => ({
+  name: `bench-${room}-imports-lower-rooms-only`,
+  severity: 'error',
+  from: { path: `^bench/${room}/` },
+  to: { path: '^bench/', pathNot: [room, ...below].map((allowed) => `^bench/${allowed}/`) },
+}));
 
 module.exports = {
   forbidden: [
@@ -81,6 +106,21 @@ module.exports = {
       from: { path: '^src/', pathNot: ['^src/store/'] },
       to: { path: '^workers/', dependencyTypesNot: ['type-only'] },
     },
+    {
+      name: 'code-never-imports-bench',
+      severity: 'error',
+      comment: 'The service and its worker know nothing of what measures them.',
+      from: { path: '^(src|workers)/' },
+      to: { path: '^bench/' },
+    },
+    {
+      name: 'bench-imports-test-helpers-only',
+      severity: 'error',
+      comment: 'A bench may share a workload with the tests (test/helpers/), never a test file.',
+      from: { path: '^bench/' },
+      to: { path: '^test/', pathNot: ['^test/helpers/'] },
+    },
+    ...benchRoomRules,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,11 +1,11 @@
 /**
- * bench/charts.ts: the charts beside bench/RESULTS.md are drawn from a run's
+ * bench/http/charts.ts: the charts beside bench/RESULTS.md are drawn from a run's
  * valid measurements only, one mark per (scenario, server), and render to SVG
  * without a browser. A run's record here is the few fields the charts read.
  */
 import test from 'ava';
-import { cpuChart, figuresOf, renderSvg, searchChart } from '../bench/charts.js';
-import type { CaseResult, RunRecord } from '../bench/report.js';
+import { cpuChart, figuresOf, renderSvg, searchChart } from '../bench/http/charts.js';
+import type { CaseResult, RunRecord } from '../bench/http/run-record.js';
 
 function result(scenario: string, family: string, server: string, size: number, cpu: number, problems: string[] = []): CaseResult {
   return { scenario: { id: scenario, family }, server: { name: server }, size, measurement: { cpuMicrosPerRequest: cpu, problems } } as unknown as CaseResult;

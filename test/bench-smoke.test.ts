@@ -9,18 +9,18 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { SCENARIOS, serversFor } from '../bench/scenarios.js';
-import { selectServers } from '../bench/servers.js';
+import { SCENARIOS, serversFor } from '../bench/http/scenarios.js';
+import { selectServers } from '../bench/harness/servers.js';
 
 // The repo root is AVA's working directory for test processes, whether this
 // file runs from test/ through tsx or as build/test/ (npm test's compiled copy).
 const ROOT = process.cwd();
-// The harness beside this file: build/bench/run.js for the compiled copy
+// The harness beside this file: build/bench/http/run.js for the compiled copy
 // (`npm run build:tests` compiles bench/ too and copies its plain .js peers
 // and probe clients), which spares it the TypeScript loader in the harness
-// and in its re-execution on the load core; bench/run.ts through tsx otherwise.
+// and in its re-execution on the load core; bench/http/run.ts through tsx otherwise.
 const COMPILED = import.meta.url.endsWith('.js');
-const HARNESS = fileURLToPath(new URL(`../bench/run.${COMPILED ? 'js' : 'ts'}`, import.meta.url));
+const HARNESS = fileURLToPath(new URL(`../bench/http/run.${COMPILED ? 'js' : 'ts'}`, import.meta.url));
 // A ceiling for a hung run, not a speed target: the smoke takes about 15 s
 // on this 2-core machine while other work runs, and a loaded machine must
 // slow it, not fail it.

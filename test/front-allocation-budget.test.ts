@@ -4,7 +4,7 @@
  * fixed mix of requests (test/helpers/front-allocation.ts), against the
  * baseline committed in test/front-allocation.baseline.json. A change that
  * allocates more than MARGIN above it fails here; one that costs more on
- * purpose records a new baseline (bench/front-allocation.ts --write) and
+ * purpose records a new baseline (bench/http/front-allocation.ts --write) and
  * says so in its commit.
  */
 import { readFileSync } from 'node:fs';

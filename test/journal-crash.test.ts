@@ -5,7 +5,7 @@
  * exactly as acknowledged, no write in flight half-applied, and ids must go
  * on without reuse. Two or three rounds on one folder (each start replays the rounds
  * before it), then a clean stop and start. The workloads are shared with
- * bench/crash-rounds.ts, which runs twenty rounds and prints the figures.
+ * bench/journal/crash-rounds.ts, which runs twenty rounds and prints the figures.
  */
 import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';

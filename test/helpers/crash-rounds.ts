@@ -1,6 +1,6 @@
 /**
  * Crash rounds on one DATA_DIR, shared by test/journal-crash.test.ts and
- * bench/crash-rounds.ts: the built service as a child process, a workload's
+ * bench/journal/crash-rounds.ts: the built service as a child process, a workload's
  * writers hammering it, a real SIGKILL at a random moment while writes are in
  * flight, a restart on the same folder, and the workload's check of what came
  * back against what was acknowledged. The rounds follow each other on the

@@ -4,7 +4,7 @@
  * budget): a fixed mix of requests, each kind sent a few thousand times, one
  * at a time, on one keep-alive connection, after a warm-up that lets the JIT
  * settle. Shared by test/front-allocation-budget.test.ts (which compares
- * with the committed baseline) and bench/front-allocation.ts (which writes
+ * with the committed baseline) and bench/http/front-allocation.ts (which writes
  * it).
  */
 import { fork, type ChildProcess } from 'node:child_process';

@@ -71,7 +71,7 @@ export function segmentHistory(dataDir: string): DurableHistory {
 export interface OpenJournal {
   readonly commit: GroupCommit;
   readonly summary: RecoverySummary;
-  /** For a caller that stops without the worker's exit (bench/journal-recovery.ts): the segment to close, the compaction to wait for. */
+  /** For a caller that stops without the worker's exit (bench/journal/journal-recovery.ts): the segment to close, the compaction to wait for. */
   readonly writer: SegmentWriter;
   readonly compaction: Compaction;
 }

@@ -136,7 +136,7 @@ export class TextIndex {
     };
   }
 
-  /** Bytes of the postings' arrays (not the Map, the alphabet or the objects around them: see bench/search-index-micro.ts for the heap). */
+  /** Bytes of the postings' arrays (not the Map, the alphabet or the objects around them: see bench/search/search-index-micro.ts for the heap). */
   get byteLength(): number {
     let bytes = 0;
     for (const gram of this.#grams.values()) bytes += gram.byteLength;
