@@ -4,11 +4,11 @@
  * flight (test/helpers/crash-rounds.ts says why that moment), a restart on
  * the same folder, then every acknowledged write must be there exactly as
  * acknowledged, no write in flight half-applied, and ids must go on without
- * reuse. One or two rounds on one folder (each start replays the rounds
- * before it), then a clean stop and start (which replays them all again). The workloads are shared with
- * bench/crash-rounds.ts, which runs twenty rounds of a hundred writers and
- * prints the figures.
- * The sizes (TEST_ROUNDS) say why they are what they are.
+ * reuse. Three rounds on one folder (one for the shop; each start replays
+ * the rounds before it), then a clean stop and start (which replays them all
+ * again). The workloads are shared with bench/crash-rounds.ts, which runs
+ * twenty rounds of a hundred writers and prints the figures; TEST_ROUNDS
+ * (crash-rounds.ts) says why the tests' sizes are what they are.
  */
 import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
