@@ -1,11 +1,11 @@
 /**
  * The journal's promise under a real crash: the built service with DATA_DIR,
- * ten writers, SIGKILL right after an acknowledgment while writes are in
- * flight (test/helpers/crash-rounds.ts says why that moment), a restart on
+ * six or ten writers, SIGKILL right after an acknowledgment while writes are
+ * in flight (test/helpers/crash-rounds.ts says why that moment), a restart on
  * the same folder, then every acknowledged write must be there exactly as
  * acknowledged, no write in flight half-applied, and ids must go on without
- * reuse. Three rounds on one folder (one for the shop; each start replays
- * the rounds before it), then a clean stop and start (which replays them all
+ * reuse. Two rounds on one folder (one for the shop; each start replays the
+ * rounds before it), then a clean stop and start (which replays them all
  * again). The workloads are shared with bench/crash-rounds.ts, which runs
  * twenty rounds of a hundred writers and prints the figures; TEST_ROUNDS
  * (crash-rounds.ts) says why the tests' sizes are what they are.
