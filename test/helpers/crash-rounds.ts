@@ -1,12 +1,13 @@
 /**
  * Crash rounds on one DATA_DIR, shared by test/journal-crash.test.ts and
  * bench/crash-rounds.ts: the built service as a child process, a workload's
- * writers hammering it, a real SIGKILL at a random moment while writes are in
- * flight, a restart on the same folder, and the workload's check of what came
- * back against what was acknowledged. The rounds follow each other on the
- * same folder, so every round also replays the rounds before it (and the
- * stale LOCK of a killed process is taken over each time). A clean stop and
- * start end the run: everything must come back exactly once more.
+ * writers hammering it, a real SIGKILL right after an acknowledgment, after a
+ * random time under load, while writes are in flight (crashRound says why
+ * that moment), a restart on the same folder, and the workload's check of
+ * what came back against what was acknowledged. The rounds follow each other
+ * on the same folder, so every round also replays the rounds before it (and
+ * the stale LOCK of a killed process is taken over each time). A clean stop
+ * and start end the run: everything must come back exactly once more.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,81 +15,10 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startService, type RunningService } from './service.js';
 import { waitFor } from './wait-for.js';
-import { call, type ApiResponse, type RequestBody } from './product-api.js';
 import { seededRandom, type Random } from './fuzz-requests.js';
+import { WriteCounter } from './write-counter.js';
 
-/**
- * Every write the load sends goes through here: an answer with a 2xx status
- * is acknowledged, any other answer refused, and a request that got no answer
- * (the process died under it) unanswered. The round can hold the writes at a
- * gate and let them go at once (see crashRound).
- */
-export class WriteCounter {
-  acknowledged = 0;
-  refused = 0;
-  unanswered = 0;
-  /** Writes sent and not yet answered. */
-  inFlight = 0;
-  #gate: { readonly opened: Promise<void>; readonly open: () => void } | undefined;
-  #onIdle: (() => void)[] = [];
-  /** Writes sent so far. */
-  sent = 0;
-  #onAcknowledged: { readonly sentAfter: number; readonly resolve: () => void }[] = [];
-  #onSend: (() => void)[] = [];
-
-  /** Writes sent from now on wait until release(). */
-  hold(): void {
-    let open = (): void => undefined;
-    const opened = new Promise<void>((resolve) => (open = resolve));
-    this.#gate = { opened, open };
-  }
-
-  /** Every write held goes out, in the same turn of the event loop. */
-  release(): void {
-    this.#gate?.open();
-    this.#gate = undefined;
-  }
-
-  /** Resolves once no write is out. */
-  whenIdle(): Promise<void> {
-    return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.#onIdle.push(resolve));
-  }
-
-  /** Resolves as the next write sent after the first `sentAfter` is acknowledged, before its writer (or anything else) sends again. */
-  nextAcknowledged(sentAfter = 0): Promise<void> {
-    return new Promise((resolve) => this.#onAcknowledged.push({ sentAfter, resolve }));
-  }
-
-  /** Resolves as the next write is sent. */
-  nextSend(): Promise<void> {
-    return new Promise((resolve) => this.#onSend.push(resolve));
-  }
-
-  async send(service: RunningService, method: string, path: string, body?: RequestBody, headers: Readonly<Record<string, string>> = {}): Promise<ApiResponse | undefined> {
-    if (this.#gate !== undefined) await this.#gate.opened;
-    let response: ApiResponse;
-    this.inFlight++;
-    const serial = ++this.sent;
-    try {
-      const answer = call(service, method, path, body, headers);
-      for (const sent of this.#onSend.splice(0)) sent();
-      response = await answer;
-    } catch {
-      this.unanswered++;
-      return undefined;
-    } finally {
-      this.inFlight--;
-      if (this.inFlight === 0) for (const idle of this.#onIdle.splice(0)) idle();
-    }
-    if (response.status >= 200 && response.status < 300) {
-      this.acknowledged++;
-      const due = this.#onAcknowledged.filter((waiting) => serial > waiting.sentAfter);
-      this.#onAcknowledged = this.#onAcknowledged.filter((waiting) => serial <= waiting.sentAfter);
-      for (const waiting of due) waiting.resolve();
-    } else this.refused++;
-    return response;
-  }
-}
+export { WriteCounter } from './write-counter.js';
 
 /** What a writer reads to know when to stop starting writes. */
 export interface LoadControl {
