@@ -12,8 +12,8 @@
  * The crash image is made exactly: the service runs in this process with a
  * card processor that holds the charge, and the DATA_DIR is copied while it
  * holds it (begin on disk, finish not run); the copy is started with the
- * built binary. Marked failing until recovery settles the charges a crash
- * left out.
+ * built binary. Fixed (open-journal.ts finishChargesLeftOut): recovery
+ * finishes such a charge as the processor failing; this keeps it so.
  */
 import test from 'ava';
 import { cpSync, rmSync } from 'node:fs';
