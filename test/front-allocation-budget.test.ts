@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { REQUEST_KINDS, measureKind } from './helpers/front-allocation.js';
 
-/** Windows of one run differ by about 1%, runs by about 3%. */
+/** Runs differ by at most about 2% (test/helpers/front-allocation.ts has the figures). */
 const MARGIN = 0.1;
 
 interface Baseline {

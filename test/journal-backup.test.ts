@@ -14,18 +14,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunningService } from './helpers/service.js';
 import { call, listProducts, type Product } from './helpers/product-api.js';
-import { createInTurn, startOn, tempDir } from './helpers/journal-files.js';
+import { createInTurn, serveOn, tempDir } from './helpers/journal-files.js';
 import { complaints, recoveryLineOf, SMALL_SNAPSHOT_BYTES, snapshotSeqs } from './helpers/snapshot-files.js';
 import { waitFor } from './helpers/wait-for.js';
 
 const BACKUP = fileURLToPath(new URL('../dist/backup.js', import.meta.url));
 const SMALL = { SNAPSHOT_BYTES: SMALL_SNAPSHOT_BYTES, LOG_LEVEL: 'info' };
 
-async function serve(t: ExecutionContext, dataDir: string): Promise<RunningService> {
-  const service = await startOn(dataDir, SMALL);
-  t.teardown(() => service.stop('SIGKILL'));
-  return service;
-}
+const serve = (t: ExecutionContext, dataDir: string): Promise<RunningService> => serveOn(t, dataDir, SMALL);
 
 async function runBackup(from: string, to: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BACKUP, from, to], { stdio: ['ignore', 'pipe', 'pipe'] });

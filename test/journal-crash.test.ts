@@ -1,24 +1,27 @@
 /**
  * The journal's promise under a real crash: the built service with DATA_DIR,
- * a hundred writers, SIGKILL at a random moment while writes are in flight,
- * a restart on the same folder, then every acknowledged write must be there
- * exactly as acknowledged, no write in flight half-applied, and ids must go
- * on without reuse. Two or three rounds on one folder (each start replays the rounds
- * before it), then a clean stop and start. The workloads are shared with
- * bench/journal/crash-rounds.ts, which runs twenty rounds and prints the figures.
+ * six or ten writers, SIGKILL right after an acknowledgment while writes are
+ * in flight (test/helpers/crash-rounds.ts says why that moment), a restart on
+ * the same folder, then every acknowledged write must be there exactly as
+ * acknowledged, no write in flight half-applied, and ids must go on without
+ * reuse. Two rounds on one folder (one for the shop; each start replays the
+ * rounds before it), then a clean stop and start (which replays them all
+ * again). The workloads are shared with bench/journal/crash-rounds.ts, which runs
+ * twenty rounds of a hundred writers and prints the figures; TEST_ROUNDS
+ * (crash-rounds.ts) says why the tests' sizes are what they are.
  */
 import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
-import { runCrashRounds, type CrashRun, type CrashWorkload } from './helpers/crash-rounds.js';
+import { runCrashRounds, TEST_ROUNDS, type CrashRun, type CrashWorkload } from './helpers/crash-rounds.js';
 import { catalogueCrashWorkload } from './helpers/catalogue-crash-workload.js';
 import { shopCrashWorkload } from './helpers/shop-crash-workload.js';
 import { seededRandom } from './helpers/fuzz-requests.js';
 
-/** Rounds per workload (the brief: two or three; the shop's checks cost more). */
-const ROUNDS = { catalogue: 3, marketplace: 2 } as const;
+const { catalogue, marketplace } = TEST_ROUNDS;
+const shopWriters = marketplace.sizes.shoppers + marketplace.sizes.registrants + marketplace.sizes.administrators;
 
 function freshDataDir(t: ExecutionContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'catalogue-crash-'));
@@ -46,14 +49,14 @@ function assertRun(t: ExecutionContext, run: CrashRun): void {
 
 async function crashRounds(t: ExecutionContext, rounds: number, workload: (seed: number) => CrashWorkload): Promise<void> {
   const seed = randomInt(2 ** 31);
-  const run = await runCrashRounds(workload(seed), { dataDir: freshDataDir(t), rounds, seed });
+  const run = await runCrashRounds(workload(seed), { dataDir: freshDataDir(t), rounds, seed, loadMs: TEST_ROUNDS.loadMs });
   assertRun(t, run);
 }
 
-test.serial('catalogue (STRICT=1): SIGKILL under 100 writers to /products and /produkte loses no acknowledged write and half-applies none; ids go on', async (t) => {
-  await crashRounds(t, ROUNDS.catalogue, (seed) => catalogueCrashWorkload(seededRandom(seed)));
+test.serial(`catalogue (STRICT=1): SIGKILL under ${catalogue.writers} writers to /products and /produkte loses no acknowledged write and half-applies none; ids go on`, async (t) => {
+  await crashRounds(t, catalogue.rounds, (seed) => catalogueCrashWorkload(seededRandom(seed), catalogue.writers));
 });
 
-test.serial('marketplace: SIGKILL under 100 writers (registrations, addresses, carts, orders, keyed payments, admin products) loses no acknowledged write, half-applies none, keeps every key; ids go on', async (t) => {
-  await crashRounds(t, ROUNDS.marketplace, (seed) => shopCrashWorkload(seededRandom(seed)));
+test.serial(`marketplace: SIGKILL under ${shopWriters} writers (registrations, addresses, carts, orders, keyed payments, admin products) loses no acknowledged write, half-applies none, keeps every key; ids go on`, async (t) => {
+  await crashRounds(t, marketplace.rounds, (seed) => shopCrashWorkload(seededRandom(seed), marketplace.sizes));
 });

@@ -14,6 +14,7 @@ import { tempDir } from './helpers/journal-files.js';
 test('with DATA_DIR and a fixed JWT_SECRET, a customer’s token outlives a restart as the customer does (an administrator’s does)', async (t) => {
   const env = { ...SHOP_ENV, REGISTER_MAX_PER_HOUR: '0', DATA_DIR: tempDir(t, 'journal-token-'), JWT_SECRET: 'a-fixed-secret-of-at-least-32-bytes-for-this-test' };
   const first = await startService({ env });
+  t.teardown(() => first.stop());
   const customer = await newCustomer(first, 'Returning');
   const admin = await adminBearer(first);
   t.deepEqual(await first.stop(), { code: 0, signal: null });

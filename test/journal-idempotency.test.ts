@@ -9,14 +9,13 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { setTimeout as delay } from 'node:timers/promises';
 import { startService, type RunningService } from './helpers/service.js';
 import { call, dataOf, type ApiResponse } from './helpers/product-api.js';
 import { SHOP_ENV, newCustomer } from './helpers/people-api.js';
 import { bearerAuth, login } from './helpers/auth-api.js';
 import { cartLine, newAddress, newProduct, postOrder, stockOf, type Order } from './helpers/order-api.js';
 import { CARDS, cardBody } from './helpers/card-processors.js';
+import { dataOfEvent, openEvents, type StatusData } from './helpers/event-stream-client.js';
 
 function dataDirFor(t: ExecutionContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'journal-idempotency-'));
@@ -90,13 +89,11 @@ test.serial('an unpaid order survives a SIGKILL with its deadline: ORDER_PAYMENT
   t.teardown(() => second.stop('SIGKILL'));
   const listeningAt = Date.now();
   const auth = bearerAuth(await login(second, customer.user.email, customer.password));
-  const read = async (): Promise<Order> => dataOf<Order>(await call(second, 'GET', `/users/me/orders/${order.id}`, undefined, auth));
-  let seen = await read();
-  const waitUntil = performance.now() + 15_000;
-  while (seen.status === 'pending' && performance.now() < waitUntil) {
-    await delay(100);
-    seen = await read();
-  }
+  // The order's own event stream says when the clock has cancelled it.
+  const changes = await openEvents(second, `/users/me/orders/${order.id}/events`, auth);
+  t.teardown(() => changes.close());
+  await changes.until((stream) => stream.events.some((event) => dataOfEvent<StatusData>(event).status === 'cancelled'), 'the order cancelled by the payment clock');
+  const seen = dataOf<Order>(await call(second, 'GET', `/users/me/orders/${order.id}`, undefined, auth));
   t.is(seen.status, 'cancelled');
   t.is(seen.paymentStatus, 'cancelled');
   t.deepEqual(

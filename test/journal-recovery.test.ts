@@ -18,7 +18,7 @@ import { assertRefusalLine, assertRefused } from './helpers/start-up-refusal.js'
 import { refusalLine } from '../src/config/config-error.js';
 import { StoreRefused } from '../src/store/start-store-worker.js';
 import { DataDirInUse } from '../src/store/data-dir-claim.js';
-import { createInTurn, flipByte, journalOfFive, startOn, tempDir, type FrameSpan } from './helpers/journal-files.js';
+import { createInTurn, flipByte, journalOfFive, serveOn, tempDir, type FrameSpan } from './helpers/journal-files.js';
 
 const names = async (service: RunningService): Promise<string[]> => (await listProducts(service)).map((product) => product.name);
 const SEED_NAMES_COUNT = 10;
@@ -37,7 +37,7 @@ for (const { what, keeps, damage } of TORN_TAILS) {
     const cutFrom = keeps === 5 ? last.end : last.offset;
     const sizeBefore = statSync(segment).size;
 
-    const service = await startOn(dataDir);
+    const service = await serveOn(t, dataDir);
     const lines = service.stderr().trim().split('\n');
     t.is(lines.length, 1, `one log line at warn: ${service.stderr()}`);
     const warning = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
@@ -51,7 +51,7 @@ for (const { what, keeps, damage } of TORN_TAILS) {
 
     const after = await createInTurn(service, ['after the cut']);
     t.deepEqual(await service.stop(), { code: 0, signal: null });
-    const again = await startOn(dataDir);
+    const again = await serveOn(t, dataDir);
     t.is(again.stderr(), '', 'the next start finds nothing to cut');
     t.deepEqual((await listProducts(again)).slice(SEED_NAMES_COUNT), [...made.slice(0, keeps), ...after]);
     t.deepEqual(await again.stop(), { code: 0, signal: null });
@@ -89,8 +89,7 @@ test.serial('MARKETPLACE=1 on a DATA_DIR made without it: refused with one line 
 
 test.serial('a second instance on a DATA_DIR in use: exit 2; once the first is SIGKILLed (its LOCK left behind) a start succeeds with its data', async (t) => {
   const dataDir = tempDir(t, 'journal-lock-');
-  const first = await startOn(dataDir);
-  t.teardown(() => first.stop('SIGKILL'));
+  const first = await serveOn(t, dataDir);
   const made = await createInTurn(first, ['written by the first']);
   const second = await runToExit({ env: { DATA_DIR: dataDir } });
   t.is(second.code, 2);
@@ -102,7 +101,7 @@ test.serial('a second instance on a DATA_DIR in use: exit 2; once the first is S
 
   t.is((await first.stop('SIGKILL')).signal, 'SIGKILL');
   t.true(existsSync(join(dataDir, 'LOCK')), 'a killed process leaves its LOCK');
-  const third = await startOn(dataDir);
+  const third = await serveOn(t, dataDir);
   t.is(readFileSync(join(dataDir, 'LOCK'), 'utf8').trim(), String(third.child.pid));
   t.deepEqual((await listProducts(third)).at(-1), made[0]);
   await third.stop();
@@ -130,6 +129,7 @@ test.serial('without DATA_DIR nothing is written anywhere: a restart is the seed
   const home = tempDir(t, 'journal-none-');
   const options = { cwd: home, env: { HOME: home, TMPDIR: home } };
   const first = await startService(options);
+  t.teardown(() => first.stop('SIGKILL'));
   const seed = await listProducts(first);
   const seedProdukte = await listProdukte(first);
   t.is(seed.length, 10);
@@ -139,6 +139,7 @@ test.serial('without DATA_DIR nothing is written anywhere: a restart is the seed
   t.deepEqual(await first.stop(), { code: 0, signal: null });
   t.deepEqual(readdirSync(home), []);
   const second = await startService(options);
+  t.teardown(() => second.stop('SIGKILL'));
   t.deepEqual(await listProducts(second), seed);
   t.deepEqual(await listProdukte(second), seedProdukte);
   await second.stop();
@@ -147,7 +148,7 @@ test.serial('without DATA_DIR nothing is written anywhere: a restart is the seed
 
 test.serial('a clean restart gives back both collections exactly, the seed’s count + 1 ids (duplicates included) replayed as they were given', async (t) => {
   const dataDir = tempDir(t, 'journal-replay-');
-  const first = await startOn(dataDir);
+  const first = await serveOn(t, dataDir);
   await createInTurn(first, ['eleven']);
   t.is((await call(first, 'DELETE', '/products/4')).status, 204);
   // Ten products now, so the next is 11 again: the seed's quirk, kept by the replay.
@@ -159,7 +160,7 @@ test.serial('a clean restart gives back both collections exactly, the seed’s c
   const products = await listProducts(first);
   const produkte = await listProdukte(first);
   await first.stop();
-  const again = await startOn(dataDir);
+  const again = await serveOn(t, dataDir);
   t.deepEqual(await listProducts(again), products);
   t.deepEqual(await listProdukte(again), produkte);
   t.is(dataOf<{ id: number }>(await call(again, 'POST', '/products', { json: { name: 'next', description: 'after', price: 1 } })).id, 12);

@@ -15,7 +15,7 @@ import { runToExit, type RunningService } from './helpers/service.js';
 import { assertRefused } from './helpers/start-up-refusal.js';
 import { settingsHelp } from '../src/config/setting-help.js';
 import { call, listProducts } from './helpers/product-api.js';
-import { createInTurn, flipByte, startOn, tempDir } from './helpers/journal-files.js';
+import { createInTurn, flipByte, serveOn, tempDir } from './helpers/journal-files.js';
 import { compactOffline, complaints, partialSnapshots, recoveryLineOf, segmentSeqs, SMALL_SNAPSHOT_BYTES, snapshotPath, snapshotSeqs } from './helpers/snapshot-files.js';
 import { waitFor } from './helpers/wait-for.js';
 import { SHOP_ENV, adminKey } from './helpers/people-api.js';
@@ -23,19 +23,13 @@ import { readNewestSnapshot, writeSnapshot } from '../workers/journal/snapshot-f
 
 const SMALL = { SNAPSHOT_BYTES: SMALL_SNAPSHOT_BYTES, LOG_LEVEL: 'info' };
 
-/** A service on the folder that is stopped whatever the test's outcome (a stop after a stop does nothing). */
-async function serve(t: ExecutionContext, dataDir: string, env: Readonly<Record<string, string>> = {}): Promise<RunningService> {
-  const service = await startOn(dataDir, env);
-  t.teardown(() => service.stop('SIGKILL'));
-  return service;
-}
 const names = (count: number, prefix: string): string[] => Array.from({ length: count }, (_, index) => `${prefix} ${index + 1}`);
 const productNames = async (service: RunningService): Promise<string[]> => (await listProducts(service)).map((product) => product.name);
 
 /** A stopped DATA_DIR whose compactor has taken at least one snapshot; the names of all the products in it. */
 async function compactedDataDir(t: ExecutionContext): Promise<{ dataDir: string; all: string[] }> {
   const dataDir = tempDir(t, 'journal-snapshots-');
-  const service = await serve(t, dataDir, SMALL);
+  const service = await serveOn(t, dataDir, SMALL);
   await createInTurn(service, names(60, 'before'));
   await waitFor('a snapshot', () => snapshotSeqs(dataDir).length > 0);
   const all = await productNames(service);
@@ -46,7 +40,7 @@ async function compactedDataDir(t: ExecutionContext): Promise<{ dataDir: string;
 test.serial('the marketplace restarted from a snapshot builds the text index of q after it listens, says so, and q finds the same products before and after', async (t) => {
   const dataDir = tempDir(t, 'journal-snapshots-shop-');
   const env = { ...SHOP_ENV, ...SMALL };
-  const service = await serve(t, dataDir, env);
+  const service = await serveOn(t, dataDir, env);
   for (let index = 1; index <= 40; index++) {
     const made = await call(service, 'POST', '/products', { json: { name: `Teapot ${index}`, description: 'Glazed stoneware', price: 20, category: 'kitchen', stock: 5 } }, adminKey);
     t.is(made.status, 201, made.text);
@@ -56,7 +50,7 @@ test.serial('the marketplace restarted from a snapshot builds the text index of 
   t.deepEqual(await service.stop(), { code: 0, signal: null });
   t.notRegex(service.stderr(), /the text index of q is built/, 'a start without a restore has nothing to build');
 
-  const again = await serve(t, dataDir, env);
+  const again = await serveOn(t, dataDir, env);
   t.not((await recoveryLineOf(again)).snapshotSeq, undefined, 'the restart began from the snapshot');
   await waitFor('the text index built', () => /"msg":"search: the text index of q is built; until now q was answered by a scan"/.test(again.stderr()));
   const after = await call(again, 'GET', '/products?q=teap&limit=100');
@@ -67,7 +61,7 @@ test.serial('the marketplace restarted from a snapshot builds the text index of 
 
 test.serial('with a small SNAPSHOT_BYTES writes make a snapshot and the segments it covers go; a restart begins from it and replays only the tail', async (t) => {
   const dataDir = tempDir(t, 'journal-snapshots-');
-  const service = await serve(t, dataDir, SMALL);
+  const service = await serveOn(t, dataDir, SMALL);
   await createInTurn(service, names(60, 'written'));
   await waitFor('a snapshot and the deletes it allows', () => snapshotSeqs(dataDir).length > 0 && !segmentSeqs(dataDir).includes(1));
   const [snapshot] = snapshotSeqs(dataDir);
@@ -84,7 +78,7 @@ test.serial('with a small SNAPSHOT_BYTES writes make a snapshot and the segments
   t.deepEqual(await service.stop(), { code: 0, signal: null });
 
   const newest = snapshotSeqs(dataDir).at(-1) ?? 0;
-  const again = await serve(t, dataDir, SMALL);
+  const again = await serveOn(t, dataDir, SMALL);
   const recovered = await recoveryLineOf(again);
   t.is(recovered.snapshotSeq, newest);
   t.is(typeof recovered.snapshotAtMs, 'number');
@@ -139,7 +133,7 @@ test.serial('a snapshot of another state version stops the start: exit 2, one li
 test.serial('a crash between a snapshot and its deletes: the start takes the snapshot, deletes the segments it covers, and everything is there', async (t) => {
   // A journal of one segment (the default SNAPSHOT_BYTES never compacts it), then the service's own compactor, run as the store thread runs it.
   const dataDir = tempDir(t, 'journal-snapshots-');
-  const first = await serve(t, dataDir);
+  const first = await serveOn(t, dataDir);
   await createInTurn(first, names(20, 'journaled'));
   const all = await productNames(first);
   await first.stop();
@@ -150,7 +144,7 @@ test.serial('a crash between a snapshot and its deletes: the start takes the sna
   t.deepEqual(snapshotSeqs(dataDir), [20]);
   t.deepEqual(segmentSeqs(dataDir), [1, 21], 'the segment the snapshot covers is still there');
 
-  const service = await serve(t, dataDir, { LOG_LEVEL: 'info' });
+  const service = await serveOn(t, dataDir, { LOG_LEVEL: 'info' });
   const recovered = await recoveryLineOf(service);
   t.is(recovered.snapshotSeq, 20);
   t.is(recovered.replayed, 0);
@@ -158,7 +152,7 @@ test.serial('a crash between a snapshot and its deletes: the start takes the sna
   t.deepEqual(await productNames(service), all);
   const after = await createInTurn(service, ['after']);
   await service.stop();
-  const again = await serve(t, dataDir, { LOG_LEVEL: 'info' });
+  const again = await serveOn(t, dataDir, { LOG_LEVEL: 'info' });
   t.is((await recoveryLineOf(again)).replayed, 1);
   t.deepEqual(await productNames(again), [...all, ...after.map((product) => product.name)]);
   t.deepEqual(complaints(again), []);
@@ -173,7 +167,7 @@ test.serial('a crash while a snapshot was written (its .partial and the segment 
   const partial = `${snapshotPath(dataDir, lastSeq)}.partial`;
   writeFileSync(partial, 'CATSNAP1 half a snapshot');
   writeFileSync(join(dataDir, 'journal', `${String(lastSeq + 1).padStart(20, '0')}.log`), '');
-  const service = await serve(t, dataDir, SMALL);
+  const service = await serveOn(t, dataDir, SMALL);
   t.deepEqual(await productNames(service), all);
   t.false(existsSync(partial));
   t.deepEqual(complaints(service), []);
@@ -182,7 +176,7 @@ test.serial('a crash while a snapshot was written (its .partial and the segment 
 
 test.serial('SIGKILL as the compactor writes its snapshot: the restart recovers every acknowledged write and leaves no .partial', async (t) => {
   const dataDir = tempDir(t, 'journal-snapshots-');
-  const service = await serve(t, dataDir, SMALL);
+  const service = await serveOn(t, dataDir, SMALL);
   const watcher = watch(join(dataDir, 'snapshots'));
   const killed = new Promise<void>((resolve) => {
     watcher.on('change', (_event, name) => {
@@ -205,7 +199,7 @@ test.serial('SIGKILL as the compactor writes its snapshot: the restart recovers 
   if (first !== 'killed') watcher.close();
   t.is(first, 'killed', 'a .partial appeared while 400 writes went in one by one');
   await writing;
-  const restarted = await serve(t, dataDir, SMALL);
+  const restarted = await serveOn(t, dataDir, SMALL);
   const held = await productNames(restarted);
   t.true(acknowledged.length > 0);
   t.deepEqual(

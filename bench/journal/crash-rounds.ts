@@ -2,11 +2,13 @@
  * The journal's crash rounds at length: `node --import tsx bench/journal/crash-rounds.ts
  * --rounds 20` (after `npm run build`). The same workloads as
  * test/journal-crash.test.ts (test/helpers/catalogue-crash-workload.ts and
- * shop-crash-workload.ts): a hundred writers, SIGKILL after a random 100 to
- * 600 ms of load, a restart on the same DATA_DIR, every acknowledged write
- * checked; here twenty rounds or more per workload, one folder each (so the
- * journal, and the replay, grow round after round), with the figures of each
- * round and a summary. Exit code 1 when any check failed, 2 for a bad option.
+ * shop-crash-workload.ts), at their own sizes (a hundred writers where the
+ * test runs ten): SIGKILL after a random 100 to 600 ms of load, right after
+ * an acknowledgment (test/helpers/crash-rounds.ts), a restart on the same
+ * DATA_DIR, every acknowledged write checked; here twenty rounds or more per
+ * workload, one folder each (so the journal, and the replay, grow round after
+ * round), with the figures of each round and a summary. Exit code 1 when any
+ * check failed, 2 for a bad option.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, tmpdir } from 'node:os';

@@ -142,6 +142,7 @@ export function catalogueCrashWorkload(random: Random, writerCount = 100): Crash
 
   return {
     name: 'catalogue',
+    writers: writerCount,
     env: { STRICT: '1' },
     async setup(service) {
       seed = { products: JSON.stringify(await listOf(service, '/products')), produkte: JSON.stringify(await listOf(service, '/produkte')) };

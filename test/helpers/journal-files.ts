@@ -20,6 +20,13 @@ export const tempDir = (t: ExecutionContext, prefix: string): string => {
 
 export const startOn = (dataDir: string, env: Readonly<Record<string, string>> = {}): Promise<RunningService> => startService({ env: { DATA_DIR: dataDir, ...env } });
 
+/** startOn, and stopped when the test ends whatever its outcome (a failed assertion ends a test at once; a stop after a stop does nothing). */
+export async function serveOn(t: ExecutionContext, dataDir: string, env: Readonly<Record<string, string>> = {}): Promise<RunningService> {
+  const service = await startOn(dataDir, env);
+  t.teardown(() => service.stop('SIGKILL'));
+  return service;
+}
+
 /** The one segment a small journal has. */
 export function segmentOf(dataDir: string): string {
   const names = readdirSync(join(dataDir, 'journal')).filter((name) => name.endsWith('.log'));
@@ -60,7 +67,7 @@ export async function createInTurn(service: RunningService, names: readonly stri
 /** A folder whose journal holds five frames, the service stopped cleanly: the products made, the segment and its frames. */
 export async function journalOfFive(t: ExecutionContext): Promise<{ dataDir: string; made: Product[]; segment: string; frames: FrameSpan[] }> {
   const dataDir = tempDir(t, 'journal-recovery-');
-  const service = await startOn(dataDir);
+  const service = await serveOn(t, dataDir);
   const made = await createInTurn(service, ['one', 'two', 'three', 'four', 'five']);
   t.deepEqual(await service.stop(), { code: 0, signal: null });
   const segment = segmentOf(dataDir);

@@ -198,6 +198,7 @@ export function shopCrashWorkload(random: Random, sizes: ShopCrashSizes = { shop
 
   return {
     name: 'marketplace',
+    writers: sizes.shoppers + sizes.registrants + sizes.administrators,
     env: { ...SHOP_ENV, REGISTER_MAX_PER_HOUR: '0', HASH_QUEUE_LIMIT: '10000' },
     async setup(service) {
       seeded = JSON.stringify((await productList(service)).filter((product) => product.id <= 10));
