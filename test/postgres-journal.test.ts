@@ -128,6 +128,7 @@ test('DATABASE_URL is checked at start-up: not with DATA_DIR, a postgres:// URL,
   for (const exit of [both, http, short]) t.false(`${exit.stdout}${exit.stderr}`.includes('secret-pw'), 'the password is never said');
 });
 
+// PORT=0 without CLUSTER_URL is no longer refused: the instance advertises the port it binds (postgres-cluster.test.ts checks the lease row).
 test('CLUSTER_SECRET and CLUSTER_URL are checked at start-up: both need DATABASE_URL, the secret is required and long, the URL plain; neither repeated', async (t) => {
   const database = { DATABASE_URL: 'postgres://u:secret-pw@127.0.0.1:5432/db', PORT: '3999' };
   const secret = 'a-cluster-secret-of-at-least-32-bytes';
@@ -135,7 +136,6 @@ test('CLUSTER_SECRET and CLUSTER_URL are checked at start-up: both need DATABASE
     [{ CLUSTER_SECRET: secret }, /CLUSTER_URL and CLUSTER_SECRET need DATABASE_URL/],
     [database, /CLUSTER_SECRET must be set with DATABASE_URL/],
     [{ ...database, CLUSTER_SECRET: 'short-secret-31-bytes-long-xxxx' }, /CLUSTER_SECRET must be at least 32 bytes \(got 31\)/],
-    [{ ...database, CLUSTER_SECRET: secret, PORT: '0' }, /CLUSTER_URL must be set with PORT=0/],
     [{ ...database, CLUSTER_SECRET: secret, HOST: '0.0.0.0' }, /CLUSTER_URL must be set with HOST=0.0.0.0/],
     [{ ...database, CLUSTER_SECRET: secret, CLUSTER_URL: 'http://user:pw@10.0.0.5:3001' }, /CLUSTER_URL must be a plain address/],
     [{ ...database, CLUSTER_SECRET: secret, CLUSTER_URL: 'ftp://10.0.0.5' }, /CLUSTER_URL must be an http/],

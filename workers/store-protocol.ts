@@ -70,6 +70,16 @@ export interface StoreHandOver {
   readonly handOver: true;
 }
 
+/**
+ * DATABASE_URL with PORT=0 and no CLUSTER_URL: the address the front is
+ * bound to, sent once it listens (the store started before), to be kept in
+ * the lease while this instance writes. Answered with an empty PackedResults.
+ */
+export interface StoreAdvertise {
+  readonly protocol: typeof STORE_PROTOCOL_VERSION;
+  readonly advertise: string;
+}
+
 /** Piscina's one task: the port the batches travel on from now on (sent in the task's transferList). */
 export interface StoreConnect {
   readonly protocol: typeof STORE_PROTOCOL_VERSION;
@@ -273,8 +283,12 @@ export interface StoreDatabase {
   readonly leaseSeconds: number;
   /** How this instance names itself in the lease (host and pid). */
   readonly instance: string;
-  /** CLUSTER_URL: where the other instances reach this one's API (BASE_PATH included), kept in the lease while it writes. */
-  readonly advertisedUrl: string;
+  /**
+   * CLUSTER_URL: where the other instances reach this one's API (BASE_PATH
+   * included), kept in the lease while it writes; null until the front says
+   * the address it is bound to (PORT=0 without CLUSTER_URL: StoreAdvertise).
+   */
+  readonly advertisedUrl: string | null;
   /** CLUSTER_SECRET: what a forward to the writer carries; never logged. */
   readonly clusterSecret: string;
 }
@@ -290,7 +304,7 @@ export function readStoreWorkerData(data: unknown): StoreWorkerData {
     (dataDir !== undefined && typeof dataDir !== 'string') ||
     (snapshotBytes !== undefined && typeof snapshotBytes !== 'number') ||
     (database !== undefined &&
-      (typeof url !== 'string' || typeof leaseSeconds !== 'number' || typeof instance !== 'string' || typeof advertisedUrl !== 'string' || typeof clusterSecret !== 'string'))
+      (typeof url !== 'string' || typeof leaseSeconds !== 'number' || typeof instance !== 'string' || (advertisedUrl !== null && typeof advertisedUrl !== 'string') || typeof clusterSecret !== 'string'))
   ) {
     throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number, dataDir?: string, snapshotBytes?: number, database?: { url, leaseSeconds, instance, advertisedUrl, clusterSecret } }');
   }
@@ -303,6 +317,6 @@ export function readStoreWorkerData(data: unknown): StoreWorkerData {
     ...(snapshotBytes === undefined ? {} : { snapshotBytes }),
     ...(database === undefined
       ? {}
-      : { database: { url: url as string, leaseSeconds: leaseSeconds as number, instance: instance as string, advertisedUrl: advertisedUrl as string, clusterSecret: clusterSecret as string } }),
+      : { database: { url: url as string, leaseSeconds: leaseSeconds as number, instance: instance as string, advertisedUrl: advertisedUrl as string | null, clusterSecret: clusterSecret as string } }),
   };
 }

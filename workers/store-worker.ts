@@ -24,6 +24,7 @@ import {
   type StoreCommand,
   type StoreConnect,
   type StoreDatabase,
+  type StoreAdvertise,
   type StoreHandOver,
   type StoreNotice,
   type StoreResult,
@@ -97,6 +98,12 @@ function startJournal(port: MessagePort, dataDir: string): { journal: GroupCommi
 async function answerShared(posted: unknown, shared: SharedJournal): Promise<StoreBatchAnswer> {
   if ((posted as Partial<StoreHandOver> | undefined)?.handOver === true) {
     await shared.handOver();
+    return [];
+  }
+  const advertised = (posted as Partial<StoreAdvertise> | undefined)?.advertise;
+  if (typeof advertised === 'string') {
+    // Run in turn with the batches and a promotion (serially), so a lease taken meanwhile gets the address too.
+    await shared.advertise(advertised).catch(() => undefined);
     return [];
   }
   const forwarded = (posted as Partial<PostedBatch> | undefined)?.forwarded === true;
