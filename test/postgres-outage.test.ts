@@ -76,6 +76,9 @@ test.serial('PostgreSQL stopped for longer than the lease, then started: writes 
     const expected = service === writer ? /^\{"error":"The database that keeps the journal does not answer; nothing was applied/ : /nothing was applied/;
     t.regex(write.text, expected);
   }
+  // Two writers more, from now on: the first four may all wait, through the whole outage, on the
+  // flush that was on its way at the stop; these meet a writer that refuses at once.
+  const duringOutage = Promise.all([0, 1].map((index) => writeUntilStopped(services[index] as RunningService, `d${index}`, control, outcomes)));
   // The outage's length is what this test is about (longer than the lease): a wait for a time, not for a condition.
   const left = OUTAGE_MS - (performance.now() - stoppedAt);
   if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
@@ -89,7 +92,7 @@ test.serial('PostgreSQL stopped for longer than the lease, then started: writes 
   await waitFor('writes acknowledged after PostgreSQL came back', () => outcomes.acknowledged.size >= afterOutage + 40, 15_000);
   const recoveredMs = performance.now() - startedAt;
   control.stopped = true;
-  await writing;
+  await Promise.all([writing, duringOutage]);
   t.log(`${afterOutage} acknowledged before the outage, ${outcomes.acknowledged.size} in all, ${outcomes.notApplied.size} refused as not applied, ${outcomes.unknown.size} unknown; writes taken again ${Math.round(recoveredMs)} ms after PostgreSQL started`);
   t.deepEqual(outcomes.unexpected, []);
   t.true(outcomes.notApplied.size > 0, 'writes were refused while PostgreSQL was away');
