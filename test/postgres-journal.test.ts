@@ -9,6 +9,8 @@ import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
 import { healthOf, serving, startClusterInstance, untilRole } from './helpers/postgres-cluster.js';
 import { postgresForFile, type Postgres } from './helpers/postgres-server.js';
 import { call, dataOf, listProducts } from './helpers/product-api.js';
@@ -61,12 +63,33 @@ test('SIGTERM to a follower stops it at once with exit 0, and the writer serves 
   t.is(await created(writer, 'after the follower left'), 11, 'the writer still holds the lease and writes');
 });
 
-/**
- * Four writers are enough: each sends its next write as soon as the last is answered, so the
- * writer has a flush on its way at every moment, and the kill lands on one; the count that
- * matters is of writes acknowledged before it, waited for below.
- */
+/** Four writers: each sends its next write as soon as the last is answered, so every one has a write waiting on the held flush below. */
 const FAILOVER_WRITERS = 4;
+
+/**
+ * Holds the writer's flushes in PostgreSQL, as a slow disk would: a lock on catalogue_journal that
+ * its appends wait on (reads go on); resolves once one is seen waiting. A kill then lands while a
+ * flush is on its way, every time rather than by chance.
+ */
+async function holdFlushes(t: ExecutionContext, database: Postgres): Promise<{ release(): Promise<void> }> {
+  const holder = new pg.Client({ connectionString: database.url });
+  await holder.connect();
+  t.teardown(() => holder.end().catch(() => undefined));
+  await holder.query('BEGIN');
+  await holder.query('LOCK TABLE catalogue_journal IN EXCLUSIVE MODE');
+  const until = performance.now() + 30_000;
+  for (;;) {
+    const waiting = await database.query("SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO catalogue_journal%'");
+    if (waiting.length > 0) break;
+    if (performance.now() > until) throw new Error('no append waited on the held journal within 30 s');
+    await delay(20);
+  }
+  return {
+    async release() {
+      await holder.query('ROLLBACK');
+    },
+  };
+}
 
 async function failover(t: ExecutionContext, database: Postgres, workloadSeed: number): Promise<void> {
   const workload = catalogueCrashWorkload(seededRandom(workloadSeed), FAILOVER_WRITERS);
@@ -81,8 +104,15 @@ async function failover(t: ExecutionContext, database: Postgres, workloadSeed: n
   const loading = workload.load(writer, control, writes);
   // Some writes acknowledged first, however busy the machine.
   await waitFor('writes acknowledged before the kill', () => writes.acknowledged >= 20);
+  // Then every writer waits on a flush PostgreSQL holds; had the writer acknowledged writes before
+  // their flush, they would go on being acknowledged, and be lost with the process.
+  const hold = await holdFlushes(t, database);
+  const acknowledgedAtHold = writes.acknowledged;
+  await waitFor('every writer waiting on the held flush', () => writes.inFlight === FAILOVER_WRITERS || writes.acknowledged >= acknowledgedAtHold + 10);
   const killedAt = performance.now();
   t.is((await writer.stop('SIGKILL')).signal, 'SIGKILL');
+  // Its append, waiting with the lease row held for share, would hold the takeover up.
+  await hold.release();
   control.stopped = true;
   await loading;
   await untilRole(follower.url, 'writer', (LEASE_SECONDS + 2) * 1000);
@@ -95,7 +125,7 @@ async function failover(t: ExecutionContext, database: Postgres, workloadSeed: n
   t.deepEqual(verdict.violations, [], 'every acknowledged write is there, none half-applied, ids go on');
 }
 
-test('kill -9 the writer under 4 writers: the follower takes over within the lease + 2 s with every acknowledged write', async (t) => {
+test('kill -9 the writer under 4 writers, a flush on its way: the follower takes over within the lease + 2 s with every acknowledged write', async (t) => {
   await failover(t, await postgres.database(), 17);
 });
 
