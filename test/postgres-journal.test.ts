@@ -7,10 +7,6 @@
  */
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
-import { once } from 'node:events';
-import { request as httpRequest } from 'node:http';
-import { setTimeout as delay } from 'node:timers/promises';
-import pg from 'pg';
 import { healthOf, serving, startClusterInstance, untilRole } from './helpers/postgres-cluster.js';
 import { postgresForFile, type Postgres } from './helpers/postgres-server.js';
 import { call, dataOf, listProducts } from './helpers/product-api.js';
@@ -21,6 +17,7 @@ import { seededRandom } from './helpers/fuzz-requests.js';
 import { tempDir } from './helpers/journal-files.js';
 import { waitFor } from './helpers/wait-for.js';
 import { writersSwitch } from './helpers/cluster-writes.js';
+import { holdLock, untilWaitingOnLock } from './helpers/postgres-locks.js';
 
 const LEASE_SECONDS = 2;
 const postgres = postgresForFile();
@@ -66,31 +63,6 @@ test('SIGTERM to a follower stops it at once with exit 0, and the writer serves 
 /** Four writers: each sends its next write as soon as the last is answered, so every one has a write waiting on the held flush below. */
 const FAILOVER_WRITERS = 4;
 
-/**
- * Holds the writer's flushes in PostgreSQL, as a slow disk would: a lock on catalogue_journal that
- * its appends wait on (reads go on); resolves once one is seen waiting. A kill then lands while a
- * flush is on its way, every time rather than by chance.
- */
-async function holdFlushes(t: ExecutionContext, database: Postgres): Promise<{ release(): Promise<void> }> {
-  const holder = new pg.Client({ connectionString: database.url });
-  await holder.connect();
-  t.teardown(() => holder.end().catch(() => undefined));
-  await holder.query('BEGIN');
-  await holder.query('LOCK TABLE catalogue_journal IN EXCLUSIVE MODE');
-  const until = performance.now() + 30_000;
-  for (;;) {
-    const waiting = await database.query("SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO catalogue_journal%'");
-    if (waiting.length > 0) break;
-    if (performance.now() > until) throw new Error('no append waited on the held journal within 30 s');
-    await delay(20);
-  }
-  return {
-    async release() {
-      await holder.query('ROLLBACK');
-    },
-  };
-}
-
 async function failover(t: ExecutionContext, database: Postgres, workloadSeed: number): Promise<void> {
   const workload = catalogueCrashWorkload(seededRandom(workloadSeed), FAILOVER_WRITERS);
   const env = clusterEnv(database, workload.env);
@@ -104,15 +76,17 @@ async function failover(t: ExecutionContext, database: Postgres, workloadSeed: n
   const loading = workload.load(writer, control, writes);
   // Some writes acknowledged first, however busy the machine.
   await waitFor('writes acknowledged before the kill', () => writes.acknowledged >= 20);
-  // Then every writer waits on a flush PostgreSQL holds; had the writer acknowledged writes before
-  // their flush, they would go on being acknowledged, and be lost with the process.
-  const hold = await holdFlushes(t, database);
+  // Then the kill lands while a flush is on its way, every time rather than by chance: PostgreSQL
+  // holds it (a lock on the journal, as a slow disk would), and every writer waits on it. Had the
+  // writer acknowledged writes before their flush, they would go on being acknowledged, and be lost.
+  const journal = await holdLock(t, database, 'LOCK TABLE catalogue_journal IN EXCLUSIVE MODE');
+  await untilWaitingOnLock(database, 'INSERT INTO catalogue_journal');
   const acknowledgedAtHold = writes.acknowledged;
   await waitFor('every writer waiting on the held flush', () => writes.inFlight === FAILOVER_WRITERS || writes.acknowledged >= acknowledgedAtHold + 10);
   const killedAt = performance.now();
   t.is((await writer.stop('SIGKILL')).signal, 'SIGKILL');
   // Its append, waiting with the lease row held for share, would hold the takeover up.
-  await hold.release();
+  await journal.release();
   control.stopped = true;
   await loading;
   await untilRole(follower.url, 'writer', (LEASE_SECONDS + 2) * 1000);
@@ -129,22 +103,6 @@ test('kill -9 the writer under 4 writers, a flush on its way: the follower takes
   await failover(t, await postgres.database(), 17);
 });
 
-/** POST /products to a process that is stopped: `sent` once the request is with the kernel, `answered` with the status or what came instead. */
-function postToStopped(url: string, product: Readonly<Record<string, unknown>>): { sent: Promise<unknown>; answered: Promise<number | Error> } {
-  const body = JSON.stringify(product);
-  const request = httpRequest(`${url}/products`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
-  const answered = new Promise<number | Error>((resolve) => {
-    request.on('response', (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
-    request.on('error', resolve);
-  });
-  const sent = once(request, 'finish');
-  request.end(body);
-  return { sent, answered };
-}
-
 test('a writer paused past its lease (SIGSTOP) is replaced; woken (SIGCONT), it appends nothing, answers no write and stops', async (t) => {
   const database = await postgres.database();
   const env = clusterEnv(database, { STRICT: '1' });
@@ -154,15 +112,22 @@ test('a writer paused past its lease (SIGSTOP) is replaced; woken (SIGCONT), it 
   const successor = await serving(startClusterInstance(t, env));
   old.child.kill('SIGSTOP');
   await untilRole(successor.url, 'writer', (LEASE_SECONDS + 2) * 1000);
-  // Sent before the wake (the kernel takes it for the stopped process), and before the new writer
-  // appends anything: the old writer's append takes a sequence nobody has used, so only the
-  // term's fence (not the primary key) keeps it out.
+  // Woken with the lease table locked (reads of it go on): its renewal, which would stop it, and
+  // its append's fence wait on the lock, so its write reaches the append, at a sequence nobody
+  // has used before the new writer appends anything: only the term's fence (not the primary key)
+  // keeps it out. A row lock would not do: an UPDATE whose WHERE no longer matches does not wait.
   const [{ last } = { last: '0' }] = await database.query<{ last: string }>('SELECT max(last_seq) AS last FROM catalogue_journal');
-  const stale = postToStopped(oldService.url, { name: 'stale', description: 'from the old writer', price: 1 });
-  await stale.sent;
+  const leaseTable = await holdLock(t, database, 'LOCK TABLE catalogue_lease IN EXCLUSIVE MODE');
+  const stale: { answer?: number | string } = {};
+  const answered = call(oldService, 'POST', '/products', { json: { name: 'stale', description: 'from the old writer', price: 1 } }).then(
+    (response) => (stale.answer = response.status),
+    (error: unknown) => (stale.answer = String(error)),
+  );
   old.child.kill('SIGCONT');
-  const staleAnswer = await stale.answered;
-  t.false(typeof staleAnswer === 'number' && staleAnswer < 300, `the old writer acknowledges nothing (${String(staleAnswer)})`);
+  await untilWaitingOnLock(database, 'INSERT INTO catalogue_journal', () => stale.answer !== undefined);
+  await leaseTable.release();
+  await answered;
+  t.false(typeof stale.answer === 'number' && stale.answer < 300, `the old writer acknowledges nothing (${String(stale.answer)})`);
   const exit = await old.exited;
   t.is(exit.code, 1, `the old writer stops: ${old.output().slice(-600)}`);
   t.regex(old.output(), /lease/);
