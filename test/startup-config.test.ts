@@ -9,6 +9,8 @@ import test from 'ava';
 import { startInProcess } from './helpers/service.js';
 import { tempDir } from './helpers/journal-files.js';
 import { assertRefused } from './helpers/start-up-refusal.js';
+import { loadConfig } from '../src/config/load-config.js';
+import { settingLookup } from '../src/config/settings.js';
 
 /** Each bad setting stops start-up: one clear line on stderr naming it. */
 const badSettings: readonly { readonly title: string; readonly env?: Record<string, string>; readonly args?: string[]; readonly names: RegExp; readonly secrets?: string[] }[] = [
@@ -83,11 +85,16 @@ const DATABASE_REFUSALS: readonly (readonly [title: string, env: Readonly<Record
   ['CLUSTER_SECRET without DATABASE_URL', { CLUSTER_SECRET: SECRET }, /CLUSTER_URL and CLUSTER_SECRET need DATABASE_URL/],
   ['DATABASE_URL without CLUSTER_SECRET', { DATABASE_URL, PORT: '3999' }, /CLUSTER_SECRET must be set with DATABASE_URL/],
   ['a CLUSTER_SECRET of 31 bytes', { DATABASE_URL, PORT: '3999', CLUSTER_SECRET: 'short-secret-31-bytes-long-xxxx' }, /CLUSTER_SECRET must be at least 32 bytes \(got 31\)/],
-  ['PORT=0 without CLUSTER_URL', { DATABASE_URL, CLUSTER_SECRET: SECRET, PORT: '0' }, /CLUSTER_URL must be set with PORT=0/],
   ['HOST=0.0.0.0 without CLUSTER_URL', { DATABASE_URL, PORT: '3999', CLUSTER_SECRET: SECRET, HOST: '0.0.0.0' }, /CLUSTER_URL must be set with HOST=0.0.0.0/],
   ['a CLUSTER_URL with a user and password', { DATABASE_URL, PORT: '3999', CLUSTER_SECRET: SECRET, CLUSTER_URL: 'http://user:pw@10.0.0.5:3001' }, /CLUSTER_URL must be a plain address/],
   ['a CLUSTER_URL that is not http', { DATABASE_URL, PORT: '3999', CLUSTER_SECRET: SECRET, CLUSTER_URL: 'ftp://10.0.0.5' }, /CLUSTER_URL must be an http/],
 ];
+
+test('PORT=0 without CLUSTER_URL is taken: the instance will advertise the port it is given, once bound', (t) => {
+  const config = loadConfig(settingLookup({ DATABASE_URL, CLUSTER_SECRET: SECRET, PORT: '0' }, []));
+  t.is(config.cluster?.url, undefined, 'no address until the instance listens');
+  t.is(loadConfig(settingLookup({ DATABASE_URL, CLUSTER_SECRET: SECRET, PORT: '3999', BASE_PATH: '/api' }, [])).cluster?.url, 'http://127.0.0.1:3999/api');
+});
 
 for (const [title, env, names] of DATABASE_REFUSALS) {
   test(`start-up refuses ${title}, repeating no password or secret`, (t) => {

@@ -72,6 +72,16 @@ export interface StoreHandOver {
   readonly handOver: true;
 }
 
+/**
+ * DATABASE_URL with PORT=0 and no CLUSTER_URL: the address the front is
+ * bound to, sent once it listens (the store started before), to be kept in
+ * the lease while this instance writes. Answered with an empty PackedResults.
+ */
+export interface StoreAdvertise {
+  readonly protocol: typeof STORE_PROTOCOL_VERSION;
+  readonly advertise: string;
+}
+
 /** Piscina's one task: the port the batches travel on from now on (sent in the task's transferList). */
 export interface StoreConnect {
   readonly protocol: typeof STORE_PROTOCOL_VERSION;

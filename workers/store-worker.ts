@@ -13,7 +13,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import { PACKED_EMPTY, PACKED_OTHER, STORE_PROTOCOL_VERSION, type PackedResults, type PostedBatch, type StoreBatchAnswer, type StoreCommand, type StoreConnect, type StoreHandOver, type StoreNotice, type StoreResult } from './store-protocol.js';
+import { PACKED_EMPTY, PACKED_OTHER, STORE_PROTOCOL_VERSION, type PackedResults, type PostedBatch, type StoreBatchAnswer, type StoreCommand, type StoreAdvertise, type StoreConnect, type StoreHandOver, type StoreNotice, type StoreResult } from './store-protocol.js';
 import { readStoreWorkerData, type StoreDatabase, type StoreStarted } from './store-start-protocol.js';
 import { StoreDispatch } from './store-dispatch.js';
 import { answerTransfers } from './answer-transfers.js';
@@ -88,6 +88,12 @@ function startJournal(port: MessagePort, dataDir: string): { journal: GroupCommi
 async function answerShared(posted: unknown, shared: SharedJournal): Promise<StoreBatchAnswer> {
   if ((posted as Partial<StoreHandOver> | undefined)?.handOver === true) {
     await shared.handOver();
+    return [];
+  }
+  const advertised = (posted as Partial<StoreAdvertise> | undefined)?.advertise;
+  if (typeof advertised === 'string') {
+    // Run in turn with the batches and a promotion (serially), so a lease taken meanwhile gets the address too.
+    await shared.advertise(advertised).catch(() => undefined);
     return [];
   }
   const forwarded = (posted as Partial<PostedBatch> | undefined)?.forwarded === true;

@@ -7,6 +7,7 @@ import {
   type PostedBatch,
   type StoreBatch,
   type StoreBody,
+  type StoreAdvertise,
   type StoreHandOver,
   type StoreMessage,
   type StoreNotice,
@@ -142,6 +143,17 @@ export class StoreChannel implements StoreRunner {
       if (this.#pending.length === 0) this.#port.ref();
       this.#pending.push({ resolve: () => resolve(), reject });
       this.#port.postMessage({ protocol: STORE_PROTOCOL_VERSION, handOver: true } satisfies StoreHandOver);
+    });
+  }
+
+  /** DATABASE_URL with PORT=0 and no CLUSTER_URL: resolves once the worker has the address the front is bound to (and the lease, if it holds it). */
+  advertise(url: string): Promise<void> {
+    const closed = this.#closed;
+    if (closed !== undefined) return Promise.reject(closed);
+    return new Promise((resolve, reject) => {
+      if (this.#pending.length === 0) this.#port.ref();
+      this.#pending.push({ resolve: () => resolve(), reject });
+      this.#port.postMessage({ protocol: STORE_PROTOCOL_VERSION, advertise: url } satisfies StoreAdvertise);
     });
   }
 

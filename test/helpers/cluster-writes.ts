@@ -5,7 +5,8 @@
  * nothing refused as not applied there, every instance showing one list.
  */
 import type { ExecutionContext } from 'ava';
-import { TEST_CLUSTER_SECRET, type Postgres } from './postgres-cluster.js';
+import { TEST_CLUSTER_SECRET } from './postgres-cluster.js';
+import type { Postgres } from './postgres-server.js';
 import { call, dataOf, listProducts, type Product } from './product-api.js';
 import type { RunningService } from './service.js';
 

