@@ -25,7 +25,9 @@ import { Buffer, isUtf8 } from 'node:buffer';
 import http from 'node:http';
 import test, { type ExecutionContext } from 'ava';
 import { BASIC_CHALLENGE, BEARER_CHALLENGE, login } from './helpers/auth-api.js';
-import { generateCases, sendRaw, sendWithAgent, type Delivery, type FuzzCase, type RouteName } from './helpers/fuzz-requests.js';
+import { generateCases } from './helpers/fuzz-requests.js';
+import { sendRaw, sendWithAgent, type Delivery } from './helpers/fuzz-delivery.js';
+import type { FuzzCase, RouteName } from './helpers/fuzz-case.js';
 import { call, getJson, JSON_TYPE, listProducts } from './helpers/product-api.js';
 import { startInProcess, type ServiceUnderTest } from './helpers/service.js';
 

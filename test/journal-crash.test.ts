@@ -18,7 +18,7 @@ import { randomInt } from 'node:crypto';
 import { runCrashRounds, TEST_ROUNDS, type CrashRun, type CrashWorkload } from './helpers/crash-rounds.js';
 import { catalogueCrashWorkload } from './helpers/catalogue-crash-workload.js';
 import { shopCrashWorkload } from './helpers/shop-crash-workload.js';
-import { seededRandom } from './helpers/fuzz-requests.js';
+import { seededRandom } from './helpers/seeded-random.js';
 
 const { catalogue, marketplace } = TEST_ROUNDS;
 const shopWriters = marketplace.sizes.shoppers + marketplace.sizes.registrants + marketplace.sizes.administrators;

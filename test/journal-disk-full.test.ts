@@ -26,7 +26,7 @@ import { call, listProducts } from './helpers/product-api.js';
 import { createInTurn, segmentOf, tempDir } from './helpers/journal-files.js';
 import { DiskFullWriters, ledgerViolations, readWhile } from './helpers/disk-full-writers.js';
 import { waitFor } from './helpers/wait-for.js';
-import { seededRandom } from './helpers/fuzz-requests.js';
+import { seededRandom } from './helpers/seeded-random.js';
 
 /**
  * The fault injector, preloaded into the child: built beside this file by

@@ -16,7 +16,7 @@ import { randomInt } from 'node:crypto';
 import { runCrashRounds, TEST_ROUNDS, type CrashWorkload } from './helpers/crash-rounds.js';
 import { catalogueCrashWorkload } from './helpers/catalogue-crash-workload.js';
 import { shopCrashWorkload } from './helpers/shop-crash-workload.js';
-import { seededRandom } from './helpers/fuzz-requests.js';
+import { seededRandom } from './helpers/seeded-random.js';
 import { partialSnapshots, SMALL_SNAPSHOT_BYTES, snapshotSeqs } from './helpers/snapshot-files.js';
 import { waitFor } from './helpers/wait-for.js';
 

@@ -8,7 +8,7 @@
  */
 import test from 'ava';
 import { call, getJson, type ApiResponse } from './helpers/product-api.js';
-import { seededRandom } from './helpers/fuzz-requests.js';
+import { seededRandom } from './helpers/seeded-random.js';
 import { adminBearer, adminKey, newCustomer, shopService } from './helpers/people-api.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed);

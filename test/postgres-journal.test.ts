@@ -13,7 +13,7 @@ import { call, dataOf, listProducts } from './helpers/product-api.js';
 import type { RunningService } from './helpers/service.js';
 import { catalogueCrashWorkload } from './helpers/catalogue-crash-workload.js';
 import { WriteCounter } from './helpers/crash-rounds.js';
-import { seededRandom } from './helpers/fuzz-requests.js';
+import { seededRandom } from './helpers/seeded-random.js';
 import { waitFor } from './helpers/wait-for.js';
 import { writersSwitch } from './helpers/cluster-writes.js';
 import { holdLock, untilWaitingOnLock } from './helpers/postgres-locks.js';

@@ -17,7 +17,7 @@ import { randomInt } from 'node:crypto';
 import { runCrashRounds, type CrashRun, type CrashWorkload, type RoundFigures } from '../../test/helpers/crash-rounds.js';
 import { catalogueCrashWorkload } from '../../test/helpers/catalogue-crash-workload.js';
 import { shopCrashWorkload } from '../../test/helpers/shop-crash-workload.js';
-import { seededRandom } from '../../test/helpers/fuzz-requests.js';
+import { seededRandom } from '../../test/helpers/seeded-random.js';
 
 const USAGE = `usage: node --import tsx bench/journal/crash-rounds.ts [options]   (run npm run build first)
   --rounds N          crash rounds per workload (default 20)

@@ -10,7 +10,7 @@
  */
 import type { RunningService } from './service.js';
 import { call, dataOf, type ApiResponse } from './product-api.js';
-import type { Random } from './fuzz-requests.js';
+import type { Random } from './seeded-random.js';
 import { EntityBook, type SeenItem, type TrackedEntity } from './crash-entities.js';
 import type { CrashWorkload, LoadControl, Verdict, WriteCounter } from './crash-rounds.js';
 

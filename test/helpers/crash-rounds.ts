@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startService, type RunningService } from './service.js';
 import { waitFor } from './wait-for.js';
-import { seededRandom, type Random } from './fuzz-requests.js';
+import { seededRandom, type Random } from './seeded-random.js';
 import { WriteCounter } from './write-counter.js';
 
 export { WriteCounter } from './write-counter.js';

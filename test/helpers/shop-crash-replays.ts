@@ -8,7 +8,7 @@
 import { call, dataOf, type ApiResponse } from './product-api.js';
 import type { RunningService } from './service.js';
 import type { Order } from './order-api.js';
-import type { Random } from './fuzz-requests.js';
+import type { Random } from './seeded-random.js';
 import { CARD, orderModel, type KeyedAnswer, type OrderModel, type ShopCustomer } from './shop-crash-customers.js';
 
 /** The ids the probes got after the restart: what was assigned before it is below, what is assigned after is above. */

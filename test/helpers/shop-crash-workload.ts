@@ -17,7 +17,7 @@
  */
 import type { RunningService } from './service.js';
 import { call, dataOf, type ApiResponse } from './product-api.js';
-import type { Random } from './fuzz-requests.js';
+import type { Random } from './seeded-random.js';
 import type { Order } from './order-api.js';
 import { SHOP_ENV, adminKey } from './people-api.js';
 import { CARDS } from './card-processors.js';
