@@ -15,6 +15,8 @@
  * The front may import from workers/ only the protocol modules (the files both
  * threads share), and types only: the worker's code never lands in the front.
  *
+ * test/ and bench/ check and measure the code and are never imported by it;
+ * no test file is imported by another (what tests share is in test/helpers/).
  * bench/ measures the code and is never imported by it. Its rooms import one
  * way too (BENCH_ROOMS: each room and the rooms below it); every room may use
  * src/ and workers/, and test/helpers/ where the benches share the tests'
@@ -112,6 +114,20 @@ module.exports = {
       comment: 'The service and its worker know nothing of what measures them.',
       from: { path: '^(src|workers)/' },
       to: { path: '^bench/' },
+    },
+    {
+      name: 'code-never-imports-tests',
+      severity: 'error',
+      comment: 'The service ships without its tests: nothing in src/ or workers/ may need test/.',
+      from: { path: '^(src|workers)/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'no-test-imports-a-test',
+      severity: 'error',
+      comment: 'A test file is run by ava, never imported: what two tests share lives in test/helpers/.',
+      from: {},
+      to: { path: '[.]test[.]ts$' },
     },
     {
       name: 'bench-imports-test-helpers-only',

@@ -1,8 +1,8 @@
 /**
  * Records the front's allocation budget (issue 20): bytes the main thread
- * allocates per request of each kind of test/helpers/front-allocation.ts,
- * written to test/front-allocation.baseline.json with --write, which
- * test/front-allocation-budget.test.ts compares every run with.
+ * allocates per request of each kind of test/helpers/budget/front-allocation.ts,
+ * written to test/process/front-allocation.baseline.json with --write, which
+ * test/process/front-allocation-budget.test.ts compares every run with.
  *
  *   npm run build && npm run build:tests && node build/bench/http/front-allocation.js [--write]
  *
@@ -13,9 +13,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { REQUEST_KINDS, measureKind } from '../../test/helpers/front-allocation.js';
+import { REQUEST_KINDS, measureKind } from '../../test/helpers/budget/front-allocation.js';
 
-const BASELINE = fileURLToPath(new URL('../../../test/front-allocation.baseline.json', import.meta.url));
+const BASELINE = fileURLToPath(new URL('../../../test/process/front-allocation.baseline.json', import.meta.url));
 
 /** Runs behind a baseline: one run can sit at either end of the runs' spread (about 2%), the median of three in its middle. */
 const BASELINE_RUNS = 3;

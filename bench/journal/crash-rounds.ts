@@ -1,10 +1,10 @@
 /**
  * The journal's crash rounds at length: `node --import tsx bench/journal/crash-rounds.ts
  * --rounds 20` (after `npm run build`). The same workloads as
- * test/journal-crash.test.ts (test/helpers/catalogue-crash-workload.ts and
+ * test/faults/journal/journal-crash.test.ts (test/helpers/faults/catalogue-crash-workload.ts and
  * shop-crash-workload.ts), at their own sizes (a hundred writers where the
  * test runs ten): SIGKILL after a random 100 to 600 ms of load, right after
- * an acknowledgment (test/helpers/crash-rounds.ts), a restart on the same
+ * an acknowledgment (test/helpers/faults/crash-rounds.ts), a restart on the same
  * DATA_DIR, every acknowledged write checked; here twenty rounds or more per
  * workload, one folder each (so the journal, and the replay, grow round after
  * round), with the figures of each round and a summary. Exit code 1 when any
@@ -14,9 +14,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
-import { runCrashRounds, type CrashRun, type CrashWorkload, type RoundFigures } from '../../test/helpers/crash-rounds.js';
-import { catalogueCrashWorkload } from '../../test/helpers/catalogue-crash-workload.js';
-import { shopCrashWorkload } from '../../test/helpers/shop-crash-workload.js';
+import { runCrashRounds, type CrashRun, type CrashWorkload, type RoundFigures } from '../../test/helpers/faults/crash-rounds.js';
+import { catalogueCrashWorkload } from '../../test/helpers/faults/catalogue-crash-workload.js';
+import { shopCrashWorkload } from '../../test/helpers/faults/shop-crash-workload.js';
 import { seededRandom } from '../../test/helpers/seeded-random.js';
 
 const USAGE = `usage: node --import tsx bench/journal/crash-rounds.ts [options]   (run npm run build first)
