@@ -12,7 +12,7 @@ import type { RunningServer } from '../harness/servers.js';
 
 /** A scenario of this run: the server it needs and how to make its plan once the server is up. */
 export interface Case {
-  readonly id: 'e' | 'k';
+  readonly id: 'e' | 'f' | 'k';
   readonly server: string;
   readonly describe: string;
   readonly plan: (server: RunningServer, connections: number) => Promise<LoadPlan>;
@@ -37,6 +37,18 @@ export const CASES: readonly Case[] = [
     plan: async (server, connections) => checkoutPlan((await setUpCheckout(server.url, server.definition.adminHeaders ?? {}, connections * 2)).shop),
   },
 ];
+
+/** f, PUT /products/3: a write of a product that stays, beside e's create and delete (journal-throughput.ts; issue 30). */
+export const PUT_CASE: Case = {
+  id: 'f',
+  server: 'catalogue',
+  describe: 'PUT /products/3',
+  plan: () => {
+    const scenario = SCENARIOS.find((candidate) => candidate.id === 'f');
+    if (scenario?.family !== 'catalogue') throw new Error('scenario f is not in bench/http/scenarios.ts');
+    return Promise.resolve(scenario.plan(10, seededRandom(1)));
+  },
+};
 
 export interface JournalCounters {
   readonly flushes: number;

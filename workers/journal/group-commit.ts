@@ -105,6 +105,12 @@ export interface GroupCommitOptions {
   readonly rollBack?: (durableSeq: number) => void;
   /** Between two tries of an unreachable journal's flush, or two probes for room. */
   readonly retryMs?: number;
+  /**
+   * Called each time a flush's append ends, however it ended (on disk,
+   * refused, failed, to be tried again), before the observer hears of it:
+   * what waits for the flush in flight (answer-hold.ts) goes out first.
+   */
+  readonly appendEnded?: () => void;
 }
 
 export class GroupCommit {
@@ -113,6 +119,7 @@ export class GroupCommit {
   readonly #observer: FlushObserver;
   readonly #rollBack: ((durableSeq: number) => void) | undefined;
   readonly #retryMs: number;
+  readonly #appendEnded: () => void;
   #lastSeq: number;
   /** The last command known to be on disk. */
   #durableSeq: number;
@@ -120,6 +127,7 @@ export class GroupCommit {
   #entries: string[] = [];
   #entriesFirstSeq: number;
   #flushing = false;
+  #appending = false;
   #failed = false;
   /**
    * What every write is answered before it runs, while a flush is being
@@ -138,10 +146,16 @@ export class GroupCommit {
     this.#observer = observer;
     this.#rollBack = options.rollBack;
     this.#retryMs = options.retryMs ?? RETRY_MS;
+    this.#appendEnded = options.appendEnded ?? (() => undefined);
   }
 
   get lastSeq(): number {
     return this.#lastSeq;
+  }
+
+  /** A flush's append is on its way (not waiting to be tried again): it will end, and `appendEnded` be called. */
+  get appending(): boolean {
+    return this.#appending;
   }
 
   /** Resolves once everything recorded is on disk, or the journal failed (DATABASE_URL: a clean stop's last append, before the lease goes). */
@@ -206,8 +220,11 @@ export class GroupCommit {
   }
 
   #append(payload: string, firstSeq: number, lastSeq: number, startedAt: number): void {
+    this.#appending = true;
     this.#appender.append(payload, firstSeq, lastSeq).then(
       (bytes) => {
+        this.#appending = false;
+        this.#appendEnded();
         this.#flushing = false;
         this.#refusal = undefined;
         this.#durableSeq = lastSeq;
@@ -216,6 +233,8 @@ export class GroupCommit {
         else this.#settle();
       },
       (error: unknown) => {
+        this.#appending = false;
+        this.#appendEnded();
         if (error instanceof JournalUnreachable) {
           this.#refusal = JOURNAL_UNAVAILABLE;
           setTimeout(() => this.#append(payload, firstSeq, lastSeq, startedAt), this.#retryMs);
