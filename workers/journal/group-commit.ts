@@ -26,36 +26,14 @@ import type { StoreDispatch } from '../store-dispatch.js';
 import { isRecorded, journalRuleOf } from './journal-rules.js';
 import type { PackedOrderChanges } from '../orders/order-events-protocol.js';
 import { batchEntry, flushPayload } from './journal-entries.js';
+import { FlushGathering } from './flush-gathering.js';
+import { JournalFull, JournalUnreachable } from './journal-errors.js';
 
-/**
- * An append that failed for a reason that passes (DATABASE_URL: PostgreSQL
- * away). The group commit tries the same flush again every RETRY_MS, and
- * refuses every write meanwhile (JOURNAL_UNAVAILABLE, nothing applied), so
- * the store does not run ahead of its journal for the length of an outage.
- * Any other failure of an append is final.
- */
-export class JournalUnreachable extends Error {
-  override readonly name = 'JournalUnreachable';
-}
-
-/**
- * An append refused for lack of room (DATA_DIR's disk full, a quota, a file
- * too large: out-of-space.ts). The appender has cut off whatever of the
- * flush reached the file, so the journal ends at the last whole flush;
- * `bytes` is the size of the refused flush. Only an appender that can
- * probe for room again throws it.
- */
-export class JournalFull extends Error {
-  override readonly name = 'JournalFull';
-  readonly bytes: number;
-
-  constructor(message: string, bytes: number) {
-    super(message);
-    this.bytes = bytes;
-  }
-}
+export { JournalFull, JournalUnreachable } from './journal-errors.js';
 
 const RETRY_MS = 250;
+/** The longest a flush waits for the rest of a group (flush-gathering.ts): a timer's least. */
+const GATHER_MS = 1;
 const JOURNAL_UNAVAILABLE: StoreResult = { kind: 'unavailable', code: 'JOURNAL_UNAVAILABLE' };
 const STORAGE_FULL: StoreResult = { kind: 'unavailable', code: 'STORAGE_FULL' };
 
@@ -111,6 +89,8 @@ export interface GroupCommitOptions {
    * what waits for the flush in flight (answer-hold.ts) goes out first.
    */
   readonly appendEnded?: () => void;
+  /** The longest wait for more commands before a flush smaller than the last (flush-gathering.ts); 0 never waits. */
+  readonly gatherMs?: number;
 }
 
 export class GroupCommit {
@@ -120,6 +100,7 @@ export class GroupCommit {
   readonly #rollBack: ((durableSeq: number) => void) | undefined;
   readonly #retryMs: number;
   readonly #appendEnded: () => void;
+  readonly #gathering: FlushGathering;
   #lastSeq: number;
   /** The last command known to be on disk. */
   #durableSeq: number;
@@ -147,6 +128,7 @@ export class GroupCommit {
     this.#rollBack = options.rollBack;
     this.#retryMs = options.retryMs ?? RETRY_MS;
     this.#appendEnded = options.appendEnded ?? (() => undefined);
+    this.#gathering = new FlushGathering(options.gatherMs ?? GATHER_MS);
   }
 
   get lastSeq(): number {
@@ -201,13 +183,19 @@ export class GroupCommit {
     if (texts.length > 0) {
       this.#entries.push(batchEntry(atMs, this.#lastSeq + 1, texts));
       this.#lastSeq += texts.length;
-      if (!this.#flushing) this.#flush();
+      this.#flushSoon();
     }
     // Writes, held reads and changes wait for the last write recorded, unless it is on disk already.
     const waits = this.#lastSeq > this.#durableSeq && (held.length > 0 || changes !== undefined);
     const answer = { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined };
     return changes === undefined ? answer : { ...answer, changes };
   }
+
+  /** Starts the next flush, unless one is on its way, or it waits for more (flush-gathering.ts). */
+  readonly #flushSoon = (): void => {
+    if (this.#flushing || this.#entries.length === 0) return;
+    if (!this.#gathering.waits(this.#lastSeq - this.#entriesFirstSeq + 1, this.#flushSoon)) this.#flush();
+  };
 
   #flush(): void {
     const entries = this.#entries;
@@ -216,6 +204,7 @@ export class GroupCommit {
     this.#entries = [];
     this.#entriesFirstSeq = lastSeq + 1;
     this.#flushing = true;
+    this.#gathering.started(lastSeq - firstSeq + 1);
     this.#append(flushPayload(entries), firstSeq, lastSeq, performance.now());
   }
 
@@ -229,7 +218,8 @@ export class GroupCommit {
         this.#refusal = undefined;
         this.#durableSeq = lastSeq;
         this.#observer.flushed(lastSeq, lastSeq - firstSeq + 1, bytes, (performance.now() - startedAt) / 1000);
-        if (this.#entries.length > 0) this.#flush();
+        this.#gathering.ended();
+        if (this.#entries.length > 0) this.#flushSoon();
         else this.#settle();
       },
       (error: unknown) => {
@@ -259,6 +249,7 @@ export class GroupCommit {
     const durableSeq = this.#durableSeq;
     const undone = this.#lastSeq - durableSeq;
     this.#flushing = false;
+    this.#gathering.cancel();
     this.#entries = [];
     this.#lastSeq = durableSeq;
     this.#entriesFirstSeq = durableSeq + 1;
@@ -289,6 +280,7 @@ export class GroupCommit {
 
   #fail(error: unknown): void {
     this.#failed = true;
+    this.#gathering.cancel();
     this.#observer.failed(error instanceof Error ? error : new Error(String(error)));
     this.#settle();
   }

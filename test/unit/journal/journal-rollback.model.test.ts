@@ -176,7 +176,10 @@ async function runWithFullDisk(options: StoreWorkerData, batches: readonly Gener
   }
   disk.roomy = true;
   await until(() => !full);
-  while (disk.flushing) {
+  // A flush may wait a moment for more commands (flush-gathering.ts): settled means everything recorded is on the disk.
+  let settled = false;
+  void commit.whenSettled().then(() => (settled = true));
+  while (!settled) {
     disk.settle(true);
     await turn();
   }
