@@ -88,7 +88,12 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   const clock = config.marketplace ? startOrderClock(store, log) : undefined;
   // Orders change in the shop only; the store's changes reach the streams when they may be given out.
   const orderEvents = config.marketplace ? createOrderEvents({ store, log, limits: config.eventStreams }) : undefined;
-  if (orderEvents !== undefined) store.observeOrderChanges(orderEvents.publish);
+  if (orderEvents !== undefined) {
+    const publish = orderEvents.publish;
+    store.observeChanges((changes) => {
+      if (changes.orders !== undefined) publish(changes.orders);
+    });
+  }
   const metrics = config.metrics ? createServiceMetrics(store, recovery === undefined ? undefined : { recovery }, orderEvents?.stats, cluster) : undefined;
   channel.listen((notice) => {
     metrics?.journal?.(notice);

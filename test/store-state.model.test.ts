@@ -76,8 +76,8 @@ function runBatches(live: StoreDispatch, batches: readonly GeneratedBatch[], sta
       const command = concrete(generated, atMs, live.parts);
       const rule = journalRuleOf(live.parts, command);
       const [result] = live.runBatch({ protocol: STORE_PROTOCOL_VERSION, commands: [command] }, atMs);
-      answers.push(seen(result), live.takeOrderChanges());
-      if (also !== undefined) alsoAnswers.push(seen(also.runBatch({ protocol: STORE_PROTOCOL_VERSION, commands: [command] }, atMs)[0]), also.takeOrderChanges());
+      answers.push(seen(result), live.takeChanges());
+      if (also !== undefined) alsoAnswers.push(seen(also.runBatch({ protocol: STORE_PROTOCOL_VERSION, commands: [command] }, atMs)[0]), also.takeChanges());
       if (result !== undefined && isRecorded(rule, result)) recorded.push(JSON.parse(JSON.stringify(command)) as StoreCommand);
     }
     if (recorded.length > 0) journal.push({ atMs, firstSeq: lastSeq + 1, commands: recorded });
@@ -130,6 +130,12 @@ function reach(state: StoreState): Record<string, number> {
     wishes: state.wishLists.productIds.length,
     cartLines: state.carts.productIds.length,
     addresses: state.addresses.addresses.length,
+    webhookEvents: state.webhooks.eventIds.length,
+    pendingDeliveries: state.webhooks.endpoints.reduce((sum, endpoint) => sum + endpoint.deliveries.statuses.filter((status) => status === 0).length, 0),
+    deliveredDeliveries: state.webhooks.endpoints.reduce((sum, endpoint) => sum + endpoint.deliveries.statuses.filter((status) => status === 1).length, 0),
+    failedDeliveries: state.webhooks.endpoints.reduce((sum, endpoint) => sum + endpoint.deliveries.statuses.filter((status) => status === 2).length, 0),
+    retriedByHand: state.webhooks.endpoints.reduce((sum, endpoint) => sum + endpoint.deliveries.retryBases.filter((base) => base > 0).length, 0),
+    rotations: state.webhooks.endpoints.filter((endpoint) => endpoint.previousSecret !== null).length,
   };
 }
 
@@ -158,10 +164,10 @@ for (const { name, options, batches } of MODES) {
     const run = fc.tuple(batches, fc.nat()).map(([generated, at]) => ({ before: generated.slice(0, at % (generated.length + 1)), after: generated.slice(at % (generated.length + 1)) }));
     assertForAll(t, run, ({ before, after }) => {
       const original = new StoreDispatch(options);
-      original.followOrderChanges();
+      original.followChanges();
       runBatches(original, before);
       const restored = new StoreDispatch(options);
-      restored.followOrderChanges();
+      restored.followChanges();
       restored.restoreState(original.captureState());
       const { answers, alsoAnswers } = runBatches(original, after, endOf(before), restored);
       return { actual: { answers: alsoAnswers, state: restored.captureState() }, expected: { answers, state: original.captureState() } };
@@ -211,7 +217,7 @@ test('a state of another version, mode or settings is refused by name, and the s
   const list = (dispatch: StoreDispatch): unknown => seen(dispatch.executeSafely({ kind: dispatch.parts.mode === 'marketplace' ? 'catalog.list' : 'product.list' }, START_MS));
   const listed = list(marketplace);
 
-  t.throws(() => marketplace.restoreState({ ...state, version: STORE_STATE_VERSION + 1 }), { instanceOf: StoreStateMismatch, message: `a store state of version ${STORE_STATE_VERSION + 1}, and this store reads version ${STORE_STATE_VERSION} only` });
+  t.throws(() => marketplace.restoreState({ ...state, version: STORE_STATE_VERSION + 1 }), { instanceOf: StoreStateMismatch, message: `a store state of version ${STORE_STATE_VERSION + 1}, and this store reads version ${STORE_STATE_VERSION} (and 1, from before the webhooks) only` });
   t.throws(() => marketplace.restoreState({ ...state, settings: { ...state.settings, currency: 'USD' } }), { instanceOf: StoreStateMismatch, message: /CURRENCY \(the state has "USD", this store "EUR"\)/ });
   t.throws(() => marketplace.restoreState(undefined), { instanceOf: StoreStateMismatch, message: /version undefined/ });
   t.throws(() => catalogue.restoreState(state), { instanceOf: StoreStateMismatch, message: /STRICT .*MARKETPLACE/ });

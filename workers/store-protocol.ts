@@ -27,9 +27,10 @@ import type { OrderCommand } from './orders/order-protocol.js';
 import type { OrderEventCommand, OrderEvents, PackedOrderChanges } from './orders/order-events-protocol.js';
 import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-protocol.js';
 import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
+import type { WebhookCommand, WebhookSends } from './webhooks/webhook-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 12;
+export const STORE_PROTOCOL_VERSION = 13;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =
@@ -44,6 +45,7 @@ export type StoreCommand =
   | OrderCommand
   | OrderEventCommand
   | PaymentCommand
+  | WebhookCommand
   | IdempotentRun<StoreCommand>;
 
 export type StoreCommandKind = StoreCommand['kind'];
@@ -103,27 +105,40 @@ export const PACKED_EMPTY = 1;
 export type PackedResults = (StoreBody | typeof PACKED_OTHER | typeof PACKED_EMPTY | StoreResult | string | undefined)[];
 
 /**
- * A batch's answer when its commands changed orders, without a journal: the
- * changes (the order events) go out with the results, at once.
+ * What a batch's writes made that the front waits for, beside its results:
+ * the orders' changes (the order event streams), and webhook deliveries
+ * made due (the sender asks for them) or dropped by the pending cap (logged
+ * and counted). Given out when the results of the writes are: at once
+ * without a journal, once they are on disk with one.
+ */
+export interface StoreChanges {
+  readonly orders?: PackedOrderChanges;
+  readonly deliveries?: number;
+  readonly droppedDeliveries?: number;
+}
+
+/**
+ * A batch's answer when its commands changed something the front waits for
+ * (StoreChanges), without a journal: the changes go out with the results, at once.
  */
 export interface ChangesAnswer {
   readonly packed: PackedResults;
-  readonly changes: PackedOrderChanges;
+  readonly changes: StoreChanges;
 }
 
 /**
  * A batch's answer when a journal (DATA_DIR) recorded some of its commands,
  * or holds some of its reads: the answers of those commands (their indexes
  * in `journaled`) may be given out only once a `flushed` notice reaches
- * `durableAt`; the others at once. The orders' changes the batch made
- * (`changes`) wait for the same notice: no client hears of a change that a
- * crash could take back.
+ * `durableAt`; the others at once. What the batch's writes made
+ * (`changes`) waits for the same notice: no client hears of a change, and
+ * no webhook is sent, that a crash could take back.
  */
 export interface DurableAnswer {
   readonly packed: PackedResults;
   readonly journaled: readonly number[];
   readonly durableAt: number;
-  readonly changes?: PackedOrderChanges;
+  readonly changes?: StoreChanges;
 }
 
 /**
@@ -135,7 +150,7 @@ export interface ForwardedRun {
   readonly packed: PackedResults;
   readonly journaled: readonly number[];
   readonly durableAt: number | undefined;
-  readonly changes?: PackedOrderChanges;
+  readonly changes?: StoreChanges;
   readonly seq: number;
 }
 
@@ -211,6 +226,8 @@ export type StoreResult =
   | { readonly kind: 'charging'; readonly charge: ChargeStarted }
   /** Where an order event stream starts or resumes (orders.events, orders.changes): for the stream, never an HTTP body. */
   | { readonly kind: 'order-events'; readonly events: OrderEvents }
+  /** What the webhook sender is to attempt now (webhooks.due): for the sender, never an HTTP body (it holds secrets). */
+  | { readonly kind: 'webhook-sends'; readonly sends: WebhookSends }
   /** DATABASE_URL: a write no writer answered, or one the writer refused while PostgreSQL is away (cluster-protocol.ts says what each code promises). */
   | { readonly kind: 'unavailable'; readonly code: 'WRITER_UNAVAILABLE' | 'WRITER_LOST' | 'JOURNAL_UNAVAILABLE' }
   /** The command threw inside the worker; the store is unchanged by it. */

@@ -16,7 +16,9 @@
  *
  * Not in the state: the store clock (every way into the store sets it before
  * a command runs: a batch's time, a replay's record), the order changes'
- * outbox (it went out with its batch's answer) and caches of answers' bytes.
+ * outbox (it went out with its batch's answer), caches of answers' bytes,
+ * and the webhook sender's leases (after a restore nothing is out with an
+ * attempt, so every pending delivery is sent again: at least once).
  * The event bus is no state either: a restore builds the parts afresh, wired
  * as at any start, and fills them.
  */
@@ -34,12 +36,16 @@ import type { CartsState } from './carts/carts.js';
 import type { OrderStoreState } from './orders/order-state.js';
 import type { IdempotencyKeysState } from './idempotency/idempotency-keys.js';
 import type { PaymentLedgerState } from './payments/payment-ledger.js';
+import type { WebhookStoreState } from './webhooks/webhook-store.js';
 
 /**
  * Bumped whenever any part's state changes shape or meaning: a store refuses
- * a state of another version rather than guess at it.
+ * a state of another version rather than guess at it. Version 2 added the
+ * webhooks; a state of version 1 is the same store before them and is read
+ * as one without endpoints (a DATA_DIR made before the upgrade starts).
  */
-export const STORE_STATE_VERSION = 1;
+export const STORE_STATE_VERSION = 2;
+const READABLE_VERSIONS: readonly unknown[] = [1, STORE_STATE_VERSION];
 
 /** The settings that change what commands do: a state restores only into a store made with the same. */
 export type StoreStateSettings = Pick<StoreWorkerData, 'strict' | 'marketplace' | 'currency' | 'orderPaymentTtlSeconds'>;
@@ -67,6 +73,7 @@ export interface MarketplaceState extends StateHeader {
   readonly orders: OrderStoreState;
   readonly keys: IdempotencyKeysState;
   readonly payments: PaymentLedgerState;
+  readonly webhooks: WebhookStoreState;
 }
 
 export type StoreState = CatalogueState | MarketplaceState;
@@ -103,6 +110,7 @@ export function captureStoreState(parts: StoreParts, options: StoreWorkerData): 
     orders: parts.orders.captureState(),
     keys: parts.keys.captureState(),
     payments: parts.payments.captureState(),
+    webhooks: parts.webhooks.captureState(),
   };
 }
 
@@ -113,8 +121,8 @@ export function captureStoreState(parts: StoreParts, options: StoreWorkerData): 
  */
 function checkedState(state: unknown, options: StoreWorkerData): StoreState {
   const { version, mode, settings } = (state ?? {}) as Partial<Record<keyof StoreState, unknown>>;
-  if (version !== STORE_STATE_VERSION) {
-    throw new StoreStateMismatch(`a store state of version ${JSON.stringify(version)}, and this store reads version ${STORE_STATE_VERSION} only`);
+  if (!READABLE_VERSIONS.includes(version)) {
+    throw new StoreStateMismatch(`a store state of version ${JSON.stringify(version)}, and this store reads version ${STORE_STATE_VERSION} (and 1, from before the webhooks) only`);
   }
   const wanted = settingsOf(options);
   const held = (settings ?? {}) as Partial<StoreStateSettings>;
@@ -148,6 +156,8 @@ export function restoreStoreParts(options: StoreWorkerData, clock: StoreClock, s
     parts.orders.restoreState(checked.orders);
     parts.keys.restoreState(checked.keys, parts.answerSources);
     parts.payments.restoreState(checked.payments);
+    // Absent from a state of version 1, made before there were webhooks.
+    if ((checked.webhooks as WebhookStoreState | undefined) !== undefined) parts.webhooks.restoreState(checked.webhooks);
   }
   return parts;
 }

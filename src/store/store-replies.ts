@@ -55,6 +55,10 @@ export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 2
       // Where an event stream starts is for the stream, which never hands it here.
       log.error('store answered order events to an HTTP route');
       return INTERNAL;
+    case 'webhook-sends':
+      // What the webhook sender is to attempt holds secrets: logged without its contents.
+      log.error('store answered webhook sends to an HTTP route');
+      return INTERNAL;
     case 'unavailable':
       // DATABASE_URL, a follower: no writer took the write (cluster-errors.ts says what the client may assume).
       return errorReply(reply.code);

@@ -1,0 +1,321 @@
+import type { StoreEvents, ProductChange } from '../store-events.js';
+import type { OrderStatus } from '../orders/order-machine.js';
+import { DeliveryBook, type Delivery, type DeliveryBookState } from './delivery-book.js';
+import { eventBody } from './webhook-json.js';
+import {
+  DEFAULT_PENDING_MAX,
+  MAX_WEBHOOK_ENDPOINTS,
+  ROTATION_OVERLAP_MS,
+  type WebhookEndpointChanges,
+  type WebhookEndpointFields,
+  type WebhookEventType,
+  type WebhookOutcome,
+  type WebhookSend,
+  type WebhookSends,
+  type WebhookSubscription,
+} from './webhook-protocol.js';
+
+/** An endpoint as the store holds it. */
+export interface Endpoint {
+  readonly id: number;
+  url: string;
+  events: WebhookSubscription;
+  description: string | null;
+  disabled: boolean;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretUntil: number | null;
+  readonly createdAt: number;
+  readonly deliveries: DeliveryBook;
+}
+
+/** An event while a kept delivery needs it: its type and body, and how many deliveries refer to it. */
+interface StoredEvent {
+  readonly type: WebhookEventType;
+  readonly body: string;
+  refs: number;
+}
+
+/**
+ * The webhooks as plain data (a snapshot's part). Secrets are state: a new
+ * writer after a failover, or a restart, must sign with them. The events'
+ * reference counts and the subscriptions by type are rebuilt on restore.
+ */
+export interface WebhookStoreState {
+  readonly lastEndpointId: number;
+  readonly lastEventId: number;
+  readonly pendingMax: number;
+  readonly endpoints: readonly {
+    readonly id: number;
+    readonly url: string;
+    readonly events: string[];
+    readonly description: string | null;
+    readonly disabled: boolean;
+    readonly secret: string;
+    readonly previousSecret: string | null;
+    readonly previousSecretUntil: number | null;
+    readonly createdAt: number;
+    readonly deliveries: DeliveryBookState;
+  }[];
+  readonly eventIds: Float64Array;
+  readonly eventTypes: string[];
+  readonly eventBodies: string[];
+}
+
+const ORDER_EVENTS: Readonly<Record<OrderStatus, WebhookEventType>> = {
+  pending: 'order.placed',
+  paid: 'order.paid',
+  shipped: 'order.shipped',
+  delivered: 'order.delivered',
+  cancelled: 'order.cancelled',
+};
+
+const PRODUCT_EVENTS: Readonly<Record<ProductChange, WebhookEventType>> = {
+  created: 'product.created',
+  updated: 'product.updated',
+  deleted: 'product.deleted',
+  out_of_stock: 'product.out_of_stock',
+};
+
+/** What the batch's writes made that the front waits for: deliveries made due, and deliveries dropped by the pending cap. */
+export interface WebhookNews {
+  readonly made: number;
+  readonly dropped: number;
+}
+
+/**
+ * The endpoints, the events and every endpoint's deliveries
+ * (delivery-book.ts). Events come from the bus (store-events.ts) within the
+ * command that made the change: one number from one sequence, one body
+ * shared by every endpoint subscribed to its type, kept while a kept
+ * delivery needs it. An event is made only when some enabled endpoint
+ * subscribed to its type; a disabled endpoint gets no new deliveries, and
+ * its pending ones wait until it is enabled again.
+ */
+export class WebhookStore {
+  readonly #endpoints = new Map<number, Endpoint>();
+  #lastEndpointId = 0;
+  #lastEventId = 0;
+  readonly #events = new Map<number, StoredEvent>();
+  #pendingMax = DEFAULT_PENDING_MAX;
+  /** Enabled endpoints by the type they subscribe to (derived). */
+  #subscribers = new Map<WebhookEventType, Endpoint[]>();
+  #news: { made: number; dropped: number } | undefined;
+  readonly #now: () => number;
+
+  constructor(events: StoreEvents, now: () => number) {
+    this.#now = now;
+    events.onOrderChanged((status, atMs, json) => this.#publish(ORDER_EVENTS[status], atMs, json));
+    events.onProductChanged((change, json) => this.#publish(PRODUCT_EVENTS[change], this.#now(), json));
+  }
+
+  get pendingMax(): number {
+    return this.#pendingMax;
+  }
+
+  get(id: number): Endpoint | undefined {
+    return this.#endpoints.get(id);
+  }
+
+  list(): IterableIterator<Endpoint> {
+    return this.#endpoints.values();
+  }
+
+  /** The event's type while a kept delivery refers to it. */
+  typeOf(eventId: number): WebhookEventType | undefined {
+    return this.#events.get(eventId)?.type;
+  }
+
+  /** A new endpoint, or undefined when MAX_WEBHOOK_ENDPOINTS are there. */
+  create(fields: WebhookEndpointFields, secret: string): Endpoint | undefined {
+    if (this.#endpoints.size >= MAX_WEBHOOK_ENDPOINTS) return undefined;
+    const endpoint: Endpoint = { id: ++this.#lastEndpointId, ...fields, disabled: false, secret, previousSecret: null, previousSecretUntil: null, createdAt: this.#now(), deliveries: this.#book() };
+    this.#endpoints.set(endpoint.id, endpoint);
+    this.#subscriptionsChanged();
+    return endpoint;
+  }
+
+  update(id: number, changes: WebhookEndpointChanges): Endpoint | undefined {
+    const endpoint = this.#endpoints.get(id);
+    if (endpoint === undefined) return undefined;
+    if (changes.url !== undefined) endpoint.url = changes.url;
+    if (changes.events !== undefined) endpoint.events = changes.events;
+    if (changes.description !== undefined) endpoint.description = changes.description;
+    if (changes.disabled !== undefined) {
+      // Enabled again: its pending deliveries are due as they were.
+      if (endpoint.disabled && !changes.disabled) this.#made(endpoint.deliveries.pending);
+      endpoint.disabled = changes.disabled;
+    }
+    this.#subscriptionsChanged();
+    return endpoint;
+  }
+
+  delete(id: number): boolean {
+    const endpoint = this.#endpoints.get(id);
+    if (endpoint === undefined) return false;
+    endpoint.deliveries.forgetAll();
+    this.#endpoints.delete(id);
+    this.#subscriptionsChanged();
+    return true;
+  }
+
+  rotate(id: number, secret: string): Endpoint | undefined {
+    const endpoint = this.#endpoints.get(id);
+    if (endpoint === undefined) return undefined;
+    endpoint.previousSecret = endpoint.secret;
+    endpoint.previousSecretUntil = this.#now() + ROTATION_OVERLAP_MS;
+    endpoint.secret = secret;
+    return endpoint;
+  }
+
+  retry(id: number, eventId: number): Delivery | undefined {
+    const endpoint = this.#endpoints.get(id);
+    const delivery = endpoint?.deliveries.retry(eventId, this.#now());
+    if (endpoint === undefined || delivery === undefined) return undefined;
+    this.#drop(endpoint.deliveries.capPending(this.#pendingMax, this.#now()));
+    if (!endpoint.disabled) this.#made(1);
+    return delivery;
+  }
+
+  /** WEBHOOK_PENDING_MAX: applied at once to every endpoint. */
+  setPendingMax(pendingMax: number): void {
+    this.#pendingMax = pendingMax;
+    for (const endpoint of this.#endpoints.values()) this.#drop(endpoint.deliveries.capPending(pendingMax, this.#now()));
+  }
+
+  /**
+   * The sender's read (webhooks.due): leases what is due, endpoint by
+   * endpoint. Each endpoint gets at most `concurrency`, so no endpoint's
+   * backlog crowds out another's as long as `limit` covers every endpoint's
+   * share (the sender asks for that much).
+   */
+  due(now: number, limit: number, concurrency: number, leaseMs: number): WebhookSends {
+    const sends: WebhookSend[] = [];
+    let nextAt: number | undefined;
+    let pending = 0;
+    let more = false;
+    for (const endpoint of this.#endpoints.values()) {
+      const book = endpoint.deliveries;
+      pending += book.pending;
+      if (endpoint.disabled || book.pending === 0) continue;
+      const leased: Delivery[] = [];
+      book.lease(now, concurrency, leaseMs, limit - sends.length, leased);
+      if (leased.length > 0) {
+        const secrets = endpoint.previousSecret !== null && (endpoint.previousSecretUntil ?? 0) > now ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
+        for (const delivery of leased) {
+          const body = this.#events.get(delivery.eventId)?.body ?? '';
+          sends.push({ endpointId: endpoint.id, eventId: delivery.eventId, url: endpoint.url, secrets, body, step: delivery.attempts - delivery.retryBase });
+        }
+      }
+      if (book.hasDue(now, concurrency)) more = true;
+      const next = book.nextAt(now);
+      if (next !== undefined && (nextAt === undefined || next < nextAt)) nextAt = next;
+    }
+    return { sends, more, nextAt: nextAt ?? null, pending };
+  }
+
+  /** The sender's write (webhooks.settle): each outcome to its delivery; a 410 disables its endpoint. */
+  settle(outcomes: readonly WebhookOutcome[]): void {
+    const atMs = this.#now();
+    for (const [endpointId, eventId, result, statusCode, error, retryAt] of outcomes) {
+      const endpoint = this.#endpoints.get(endpointId);
+      if (endpoint === undefined || !endpoint.deliveries.settle(eventId, result, statusCode, error, retryAt, atMs)) continue;
+      if (result === 'gone' && !endpoint.disabled) {
+        endpoint.disabled = true;
+        this.#subscriptionsChanged();
+      }
+    }
+  }
+
+  /** From now on, what the writes make is kept for takeNews (the worker turns this on once recovery has replayed the journal). */
+  follow(): void {
+    this.#news ??= { made: 0, dropped: 0 };
+  }
+
+  /** Deliveries made due and dropped since the last take; undefined when neither. */
+  takeNews(): WebhookNews | undefined {
+    const news = this.#news;
+    if (news === undefined || (news.made === 0 && news.dropped === 0)) return undefined;
+    this.#news = { made: 0, dropped: 0 };
+    return news;
+  }
+
+  captureState(): WebhookStoreState {
+    const events = [...this.#events].sort(([a], [b]) => a - b);
+    return {
+      lastEndpointId: this.#lastEndpointId,
+      lastEventId: this.#lastEventId,
+      pendingMax: this.#pendingMax,
+      endpoints: [...this.#endpoints.values()].map(({ deliveries, events: subscribed, ...endpoint }) => ({ ...endpoint, events: [...subscribed], deliveries: deliveries.captureState() })),
+      eventIds: Float64Array.from(events, ([eventId]) => eventId),
+      eventTypes: events.map(([, event]) => event.type),
+      eventBodies: events.map(([, event]) => event.body),
+    };
+  }
+
+  /** Into a store that holds nothing; reference counts and subscriptions are built again. */
+  restoreState(state: WebhookStoreState): void {
+    if (this.#lastEndpointId > 0 || this.#lastEventId > 0) throw new Error('the webhooks are restored only when they were made empty');
+    state.eventIds.forEach((eventId, at) => {
+      const [type, body] = [state.eventTypes[at], state.eventBodies[at]];
+      if (type === undefined || body === undefined) throw new RangeError('a webhook state whose event columns differ in length');
+      this.#events.set(eventId, { type: type as WebhookEventType, body, refs: 0 });
+    });
+    for (const { deliveries, events, ...fields } of state.endpoints) {
+      const book = this.#book();
+      book.restoreState(deliveries);
+      for (const eventId of deliveries.eventIds) {
+        const event = this.#events.get(eventId);
+        if (event === undefined) throw new RangeError(`a webhook state with a delivery of event ${eventId}, which it does not hold`);
+        event.refs++;
+      }
+      this.#endpoints.set(fields.id, { ...fields, events: events as WebhookSubscription, deliveries: book });
+    }
+    this.#lastEndpointId = state.lastEndpointId;
+    this.#lastEventId = state.lastEventId;
+    this.#pendingMax = state.pendingMax;
+    this.#subscriptionsChanged();
+  }
+
+  #book(): DeliveryBook {
+    return new DeliveryBook((eventId) => {
+      const event = this.#events.get(eventId);
+      if (event !== undefined && --event.refs === 0) this.#events.delete(eventId);
+    });
+  }
+
+  #publish(type: WebhookEventType, atMs: number, data: () => string): void {
+    const endpoints = this.#subscribers.get(type);
+    if (endpoints === undefined) return;
+    const eventId = ++this.#lastEventId;
+    this.#events.set(eventId, { type, body: eventBody(type, atMs, data()), refs: endpoints.length });
+    const now = this.#now();
+    for (const endpoint of endpoints) {
+      endpoint.deliveries.add(eventId, now);
+      this.#drop(endpoint.deliveries.capPending(this.#pendingMax, now));
+    }
+    this.#made(endpoints.length);
+  }
+
+  #made(count: number): void {
+    if (this.#news !== undefined) this.#news.made += count;
+  }
+
+  #drop(count: number): void {
+    if (this.#news !== undefined) this.#news.dropped += count;
+  }
+
+  #subscriptionsChanged(): void {
+    const subscribers = new Map<WebhookEventType, Endpoint[]>();
+    for (const endpoint of this.#endpoints.values()) {
+      if (endpoint.disabled) continue;
+      const types = endpoint.events[0] === '*' ? [...Object.values(ORDER_EVENTS), ...Object.values(PRODUCT_EVENTS)] : (endpoint.events as readonly WebhookEventType[]);
+      for (const type of types) {
+        const list = subscribers.get(type);
+        if (list === undefined) subscribers.set(type, [endpoint]);
+        else list.push(endpoint);
+      }
+    }
+    this.#subscribers = subscribers;
+  }
+}
