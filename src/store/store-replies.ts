@@ -3,6 +3,7 @@ import { emptyReply, errorReply, jsonReply, type Reply } from '../http/reply.js'
 import type { TransportErrorCode } from '../http/http-errors.js';
 import { listHeaders } from '../http/list-headers.js';
 import type { ListingRequest } from '../http/route-runner.js';
+import type { SuccessStatus } from '../http/route.js';
 import type { StoreReply } from './store-client.js';
 import type { RememberedAnswer } from '../../workers/idempotency/idempotency-protocol.js';
 
@@ -24,7 +25,7 @@ function replayed(answer: RememberedAnswer): Reply {
 }
 
 /** The store's answer as HTTP: the one place store results become statuses. */
-export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 204, log: Logger, listing?: ListingRequest): Reply {
+export function storeReplyToHttp(reply: StoreReply, successStatus: SuccessStatus, log: Logger, listing?: ListingRequest): Reply {
   switch (reply.kind) {
     case 'ok': {
       // An upsert that made its item is 201 whatever the route's usual status.
