@@ -40,12 +40,18 @@ const LISTS: readonly (readonly [BlockList, string])[] = REFUSED.map(([network, 
   return [list, what] as const;
 });
 
-/** Why `address` (an IP address) may not be sent to, or undefined when it may. */
-export function refusedAddress(address: string): string | undefined {
+/** What kind of refused address `address` (an IP address) is, `a loopback address`; undefined when it may be sent to. */
+export function refusedKind(address: string): string | undefined {
   const family = isIP(address);
-  if (family === 0) return `${address} is not an IP address`;
-  for (const [list, what] of LISTS) if (list.check(address, family === 4 ? 'ipv4' : 'ipv6')) return `${address} is ${what} address`;
+  if (family === 0) return 'not an IP address';
+  for (const [list, what] of LISTS) if (list.check(address, family === 4 ? 'ipv4' : 'ipv6')) return `${what} address`;
   return undefined;
+}
+
+/** Why `address` may not be sent to, `127.0.0.1 is a loopback address`, or undefined when it may. */
+export function refusedAddress(address: string): string | undefined {
+  const kind = refusedKind(address);
+  return kind === undefined ? undefined : `${address} is ${kind}`;
 }
 
 /** A URL's hostname as an address when it is one: WHATWG URL has already made `0x7f.1` `127.0.0.1`; IPv6 comes in brackets. */

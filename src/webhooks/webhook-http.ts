@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { Agent } from 'undici';
-import { literalAddress, refusedAddress } from './address-safety.js';
+import { literalAddress, refusedAddress, refusedKind } from './address-safety.js';
 
 /** What one attempt gave: the receiver's status, or why there was none (words for `lastError`, never a secret). */
 export type AttemptResult = { readonly kind: 'answered'; readonly status: number } | { readonly kind: 'failed'; readonly error: string };
@@ -41,8 +41,8 @@ function checkingLookup(resolve: WebhookResolver, allowPrivate: boolean): Lookup
     resolve(hostname).then(
       (found) => {
         const wanted = options.family === 4 || options.family === 6 ? found.filter((address) => address.family === options.family) : found;
-        const refused = allowPrivate ? undefined : wanted.map((address) => refusedAddress(address.address)).find((reason) => reason !== undefined);
-        if (refused !== undefined) callback(new RefusedAddress(`refused: ${hostname} resolves to ${refused}`), '', 0);
+        const refused = allowPrivate ? undefined : wanted.find((address) => refusedKind(address.address) !== undefined);
+        if (refused !== undefined) callback(new RefusedAddress(`refused: ${hostname} resolves to ${refused.address}, ${refusedKind(refused.address) ?? ''}`), '', 0);
         else if (wanted.length === 0) callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
         else if (options.all === true) callback(null, [...wanted]);
         else callback(null, (wanted[0] as LookupAddress).address, (wanted[0] as LookupAddress).family);
