@@ -30,6 +30,40 @@ test('a failing receiver gets every attempt of the schedule, one second apart (a
   const gaps = receiver.received.slice(1).map((request, index) => request.at - (receiver.received[index]?.at ?? 0));
   // A second after the answer, plus jitter, plus a flush and a hop to the store each way.
   for (const gap of gaps) t.true(gap >= 1000 && gap < 1100 + 900, `${Math.round(gap)} ms between attempts`);
+  const metrics = await (await fetch(`${service.url}/metrics`)).text();
+  t.regex(metrics, /^catalogue_webhook_attempts_total\{outcome="retry"\} 2$/m);
+  t.regex(metrics, /^catalogue_webhook_attempts_total\{outcome="failed"\} 1$/m);
+  t.regex(metrics, /^catalogue_webhook_attempt_seconds_count 3$/m);
+});
+
+test('past WEBHOOK_PENDING_MAX pending for one endpoint, its oldest pending fail unsent: one log line, a metric; another endpoint is untouched', async (t) => {
+  const service = await shopService(t, { ...RECEIVER_ENV, WEBHOOK_PENDING_MAX: '2', WEBHOOK_TIMEOUT: '30', WEBHOOK_CONCURRENCY: '1' });
+  const silent = await startReceiver(t);
+  silent.answer = () => 'never';
+  const healthy = await startReceiver(t);
+  const stuck = await newEndpoint(service, silent.url);
+  const fine = await newEndpoint(service, healthy.url);
+  for (let count = 1; count <= 5; count++) {
+    await newProduct(service, { price: count, stock: null });
+    // The healthy endpoint keeps up (each of its deliveries settled before the next write): it never has more than one pending.
+    await deliveriesOnceThey(service, fine.id, `delivery ${count} settled`, (all) => all.length === count && all.every((delivery) => delivery.status === 'delivered'));
+  }
+  const deliveries = await deliveriesOnceThey(service, stuck.id, 'three dropped', (all) => all.filter((delivery) => delivery.status === 'failed').length === 3);
+  t.deepEqual(
+    deliveries.map((delivery) => [delivery.eventId, delivery.status]),
+    [
+      ['evt_5', 'pending'],
+      ['evt_4', 'pending'],
+      ['evt_3', 'failed'],
+      ['evt_2', 'failed'],
+      ['evt_1', 'failed'],
+    ],
+    'the oldest go first (evt_1 among them, although its attempt is out: the answer that comes back changes nothing)',
+  );
+  t.regex(deliveries[2]?.lastError ?? '', /more than 2 deliveries were pending/);
+  t.is(healthy.received.length, 5);
+  t.is(service.stderr().match(/past WEBHOOK_PENDING_MAX/g)?.length, 1, 'one line for the burst');
+  t.regex(await (await fetch(`${service.url}/metrics`)).text(), /^catalogue_webhook_dropped_total 3$/m);
 });
 
 test('410 Gone fails the delivery and disables the endpoint at once: nothing more is sent until it is enabled again', async (t) => {
