@@ -27,8 +27,8 @@ function shop() {
     return (JSON.parse(typeof result.body === 'string' ? result.body : Buffer.concat(result.body).toString('utf8')) as { data: T }).data;
   };
   const endpoint = (events: WebhookSubscription, url = 'https://hooks.example.com/in'): number => data<{ id: number }>({ kind: 'webhooks.create', fields: { url, events, description: null }, secret: SECRET }).id;
-  const due = (at = now, concurrency = 4, leaseMs = 30_000): WebhookSends => {
-    const result = run({ kind: 'webhooks.due', now: at, limit: 1000, concurrency, leaseMs });
+  const due = (at = now, perEndpoint = 4, leaseMs = 30_000, skip: number[] = []): WebhookSends => {
+    const result = run({ kind: 'webhooks.due', now: at, limit: 1000, perEndpoint, leaseMs, skip });
     if (result.kind !== 'webhook-sends') throw new Error(`webhooks.due answered ${JSON.stringify(result)}`);
     return result.sends;
   };
@@ -198,4 +198,44 @@ test('at most 100 endpoints; ids are never given again', (t) => {
   t.like(run({ kind: 'webhooks.create', fields: { url: 'https://x.example.com/', events: ['*'], description: null }, secret: SECRET }), { kind: 'refused', code: 'WEBHOOK_LIMIT' });
   run({ kind: 'webhooks.delete', id: 100 });
   t.is(endpoint(['*']), 101);
+});
+
+test('an endpoint the sender found unreachable: it is skipped by the read, and a deferral fails each of its due deliveries an attempt (with a stable jitter), whether leased or not', (t) => {
+  const { endpoint, due, customer, order, run, data, now } = shop();
+  const dead = endpoint(['order.placed']);
+  const live = endpoint(['order.placed'], 'https://live.example.com/in');
+  customer();
+  for (let count = 0; count < 3; count++) order(2);
+  const leased = due(now(), 1, 60_000, [dead]);
+  t.deepEqual(
+    leased.sends.map((send) => send.endpointId),
+    [live],
+    'the skipped endpoint is not read',
+  );
+  t.deepEqual(
+    due(now(), 1, 60_000).sends.map((send) => [send.endpointId, send.eventId]),
+    [[dead, 1]],
+    'read again once not skipped: one of its three leased',
+  );
+  run({ kind: 'webhooks.defer', endpointId: dead, now: now(), error: 'not sent: connection refused', scheduleMs: [1000, 60_000], jitter: 0.1 });
+  const deferred = data<{ eventId: string; status: string; attempts: number; lastError: string; nextAttemptAt: string }[]>({ kind: 'webhooks.deliveries', id: dead, status: null, page: { page: 1, perPage: 10 } });
+  t.deepEqual(
+    deferred.map((delivery) => [delivery.eventId, delivery.status, delivery.attempts, delivery.lastError]),
+    [
+      ['evt_3', 'pending', 1, 'not sent: connection refused'],
+      ['evt_2', 'pending', 1, 'not sent: connection refused'],
+      ['evt_1', 'pending', 1, 'not sent: connection refused'],
+    ],
+    'the leased one too',
+  );
+  for (const delivery of deferred) {
+    const delay = Date.parse(delivery.nextAttemptAt) - now();
+    t.true(delay >= 1000 && delay <= 1100, `${delivery.eventId} retried after ${delay} ms`);
+  }
+  t.true(new Set(deferred.map((delivery) => delivery.nextAttemptAt)).size > 1, 'each its own jitter');
+  run({ kind: 'webhooks.defer', endpointId: dead, now: now() + 2000, error: 'not sent: connection refused', scheduleMs: [1000], jitter: 0.1 });
+  t.true(
+    data<{ status: string }[]>({ kind: 'webhooks.deliveries', id: dead, status: null, page: { page: 1, perPage: 10 } }).every((delivery) => delivery.status === 'failed'),
+    'past the last step: failed',
+  );
 });

@@ -8,6 +8,8 @@
  * loopback address: refused without WEBHOOK_ALLOW_PRIVATE, reached with it.
  * An address written in a URL accepted under WEBHOOK_ALLOW_PRIVATE=1 is
  * refused once the service runs without it (DATA_DIR keeps the endpoint).
+ * And an endpoint that cannot be reached (here a name that does not
+ * resolve) is not tried again for a moment: its deliveries are deferred.
  */
 import test from 'ava';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -78,4 +80,19 @@ test('an address accepted under WEBHOOK_ALLOW_PRIVATE=1 is refused at the attemp
   const deliveries = await deliveriesOnceThey(second, id, 'the new event refused', ([newest]) => newest?.attempts === 1);
   t.like(deliveries[0], { eventId: 'evt_2', status: 'pending', lastError: 'refused: 127.0.0.1 is a loopback address' });
   t.is(receiver.received.length, 1, 'only the attempt made while it was allowed');
+});
+
+test('an endpoint that cannot be reached is left alone for a moment: its deliveries fail an attempt without a connection each, deferred together', async (t) => {
+  const names = resolverOf({});
+  const service = await ownService(t, { env: { ...SHOP_ENV, WEBHOOK_RETRY_SCHEDULE: '600' }, webhookResolver: names.resolve });
+  const { id } = await newEndpoint(service, 'http://gone.test/in');
+  for (let count = 1; count <= 20; count++) await newProduct(service, { price: count, stock: null });
+  const deliveries = await deliveriesOnceThey(service, id, 'every delivery attempted once', (all) => all.length === 20 && all.every((delivery) => delivery.attempts === 1));
+  for (const delivery of deliveries) t.regex(delivery.lastError ?? '', /did not resolve \(ENOTFOUND\)/, delivery.eventId);
+  t.true(
+    deliveries.some((delivery) => (delivery.lastError ?? '').startsWith('not sent: ')),
+    'most failed without trying',
+  );
+  t.true(names.asked.length < 20, `the name was looked up ${names.asked.length} times for 20 deliveries`);
+  t.true(deliveries.every((delivery) => delivery.status === 'pending' && delivery.nextAttemptAt !== null), 'each retried on the schedule');
 });

@@ -2,7 +2,7 @@ import type { WebhookOutcome, WebhookSend } from '../../workers/webhooks/webhook
 import type { AttemptResult } from './webhook-http.js';
 
 /** Retries come after their step's delay and up to this much more of it, so that deliveries failed together do not all come back together. */
-const JITTER = 0.1;
+export const JITTER = 0.1;
 
 /**
  * What an attempt means for its delivery, decided in the front and carried

@@ -1,21 +1,33 @@
 import { performance } from 'node:perf_hooks';
+import type { StoreCommand } from '../../workers/store-protocol.js';
 import type { WebhookOutcome, WebhookSend } from '../../workers/webhooks/webhook-protocol.js';
 import type { WebhookSettings } from '../config/webhook-settings.js';
 import type { Logger } from '../log/logger.js';
 import type { StoreClient } from '../store/store-client.js';
+import { COOL_DOWN_MS, EndpointLanes, type Lane } from './endpoint-lanes.js';
 import type { WebhookHttp } from './webhook-http.js';
-import { outcomeOf } from './webhook-outcomes.js';
+import { JITTER, outcomeOf } from './webhook-outcomes.js';
 import { secretKey, signature } from './webhook-signature.js';
 import type { WebhookStats } from './webhook-stats.js';
 
-/** While anything is pending, the store is asked at least this often, whatever the timer expects. */
+/** While anything is due later, the store is asked at least this often, whatever the timer expects. */
 const SAFETY_POLL_MS = 5000;
+/**
+ * The sender talks to the store at most once per TICK_MS (a read and a
+ * settle of everything gathered meanwhile, in one batch): each batch is a
+ * hop to the store thread and back, which costs the front more than an
+ * attempt's own work, so under load a tick carries many deliveries' news.
+ * It adds at most this much to a delivery's way to its receiver.
+ */
+const TICK_MS = 5;
 /** After a read or a settle the store could not take (busy, PostgreSQL away), the next try. */
 const RETRY_MS = 250;
 /** Outcomes per `webhooks.settle`: a journal record stays small. */
 const SETTLE_MAX = 500;
 /** Every endpoint's share in one read (100 endpoints at most). */
 const ENDPOINTS = 100;
+/** Deliveries an endpoint may have taken from the store per concurrency slot: ready the moment a slot frees. */
+const READY_PER_SLOT = 16;
 /** How often a line may say that deliveries were dropped past WEBHOOK_PENDING_MAX. */
 const DROP_LOG_MS = 60_000;
 
@@ -40,24 +52,34 @@ export interface WebhookSenderParts {
  * (a read answered once every write before it is on disk, so nothing is sent
  * that a crash could take back), and what each attempt gave goes back in
  * `webhooks.settle`, many outcomes a command. A crash loses only the
- * attempts in flight, which are sent again: at least once.
+ * attempts in flight and the deliveries taken but not yet tried, all of
+ * which are sent again: at least once.
  *
- * It asks when told (`wake`: a batch made deliveries, once they are on disk),
- * when the earliest retry or lease end it knows of comes, after each settle
- * (slots free up), and every SAFETY_POLL_MS while anything is due later;
- * with nothing pending it sets no timer, so an idle service stays idle.
+ * It asks when told (`noticed`: writes made deliveries, once on disk), when
+ * an endpoint's lane runs low, when the earliest retry or lease end it
+ * knows of comes, and every SAFETY_POLL_MS while anything is due later, at
+ * most once per TICK_MS, with the outcomes gathered since the last in the
+ * same batch; with nothing pending it sets no timer, so an idle service
+ * stays idle. Each endpoint runs at most
+ * WEBHOOK_CONCURRENCY attempts, the rest of what it took waiting in its lane
+ * (endpoint-lanes.ts); an endpoint that cannot be reached is left alone for
+ * a moment, its due deliveries deferred in one command.
  */
 export class WebhookSender {
   readonly #parts: WebhookSenderParts;
+  readonly #lanes = new EndpointLanes();
   #running = false;
   #polling = false;
-  #pollAgain = false;
+  /** A read is wanted at the next tick: writes made deliveries, a timer came, a lane runs low. */
+  #wanted = false;
+  #tickScheduled = false;
+  #lastTick = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   #outcomes: WebhookOutcome[] = [];
-  #settleScheduled = false;
+  #defers: StoreCommand[] = [];
   #settling: Promise<void> | undefined;
-  #inFlight = new Set<Promise<void>>();
+  readonly #attempts = new Set<Promise<void>>();
   readonly #keys = new Map<string, Buffer>();
   /** Endpoints a 410 disabled, logged once each until one of them delivers again. */
   readonly #gone = new Set<number>();
@@ -77,13 +99,13 @@ export class WebhookSender {
     void store.send({ kind: 'webhooks.limit', pendingMax: settings.pendingMax }).then((reply) => {
       if (reply.kind !== 'empty') log.error('webhooks: WEBHOOK_PENDING_MAX could not be given to the store', { reply: reply.kind });
     });
-    this.#poll();
+    this.#want();
   }
 
   /** Deliveries were made due (or dropped) by writes now on disk. */
   noticed(made: number | undefined, dropped: number | undefined): void {
     if (dropped !== undefined && dropped > 0) this.#dropped(dropped);
-    if (made !== undefined && made > 0) this.#poll();
+    if (made !== undefined && made > 0) this.#want();
   }
 
   /** Stops asking; attempts under way are cut (their deliveries stay pending and go again after a restart); outcomes in hand are settled. */
@@ -92,22 +114,43 @@ export class WebhookSender {
     this.#running = false;
     clearTimeout(this.#timer);
     await this.#parts.http.close();
-    await Promise.all(this.#inFlight);
+    await Promise.all(this.#attempts);
     await this.#settling;
-    if (this.#outcomes.length > 0) await this.#settleNow();
+    if (this.#outcomes.length > 0 || this.#defers.length > 0) await this.#settleNow();
   }
 
-  readonly #poll = (): void => {
+  #want(): void {
+    this.#wanted = true;
+    this.#scheduleTick();
+  }
+
+  #scheduleTick(): void {
+    if (!this.#running || this.#tickScheduled) return;
+    this.#tickScheduled = true;
+    const wait = this.#lastTick + TICK_MS - performance.now();
+    if (wait <= 0) setImmediate(this.#tick);
+    else setTimeout(this.#tick, wait);
+  }
+
+  /** One batch to the store: the outcomes and deferrals gathered since the last, then (if wanted and none is out) a read. */
+  readonly #tick = (): void => {
+    this.#tickScheduled = false;
     if (!this.#running) return;
-    if (this.#polling) {
-      this.#pollAgain = true;
-      return;
+    this.#lastTick = performance.now();
+    if (this.#settling === undefined && (this.#outcomes.length > 0 || this.#defers.length > 0)) void this.#settleNow();
+    if (this.#wanted && !this.#polling) {
+      this.#wanted = false;
+      this.#poll();
     }
+  };
+
+  #poll(): void {
     this.#polling = true;
-    this.#pollAgain = false;
     const { store, settings, now } = this.#parts;
-    const command = { kind: 'webhooks.due', now: now(), limit: ENDPOINTS * settings.concurrency, concurrency: settings.concurrency, leaseMs: settings.timeoutMs * 2 + 5000 } as const;
-    void store.send(command).then((reply) => {
+    const perEndpoint = settings.concurrency * READY_PER_SLOT;
+    const at = now();
+    const leaseMs = settings.timeoutMs * (READY_PER_SLOT + 1) + 5000;
+    void store.send({ kind: 'webhooks.due', now: at, limit: ENDPOINTS * perEndpoint, perEndpoint, leaseMs, skip: this.#lanes.skipped(at) }).then((reply) => {
       this.#polling = false;
       if (reply.kind !== 'webhook-sends') {
         if (reply.kind === 'failed') this.#parts.log.error('webhooks: the store could not say what is due', { reason: reply.reason });
@@ -116,11 +159,15 @@ export class WebhookSender {
       }
       const { sends, more, nextAt, pending } = reply.sends;
       this.#parts.stats.pending = pending;
-      for (const send of sends) this.#attempt(send);
-      this.#arm(nextAt === null ? Number.POSITIVE_INFINITY : Math.min(nextAt, now() + SAFETY_POLL_MS));
-      if (more || this.#pollAgain) this.#poll();
+      for (const send of sends) this.#lanes.lane(send.endpointId).ready.push(send);
+      for (const endpointId of new Set(sends.map((send) => send.endpointId))) this.#pump(this.#lanes.lane(endpointId));
+      this.#lanes.sweep();
+      const later = nextAt === null ? Number.POSITIVE_INFINITY : Math.min(nextAt, now() + SAFETY_POLL_MS);
+      this.#arm(Math.min(later, this.#lanes.nextRetry()));
+      if (more) this.#wanted = true;
+      if (this.#wanted) this.#scheduleTick();
     });
-  };
+  }
 
   /** The timer for the earliest time something is known to fall due; none when nothing is. */
   #arm(at: number): void {
@@ -132,34 +179,73 @@ export class WebhookSender {
     this.#timer = setTimeout(() => {
       this.#timerAt = Number.POSITIVE_INFINITY;
       this.#timer = undefined;
-      this.#poll();
+      this.#want();
     }, Math.max(0, at - this.#parts.now()));
     this.#timer.unref();
   }
 
-  #attempt(send: WebhookSend): void {
+  /** Starts what the endpoint's free slots allow; an endpoint unreachable a moment ago gets none (its deliveries fail unsent). */
+  #pump(lane: Lane): void {
+    if (lane.unreachable !== undefined && lane.unreachable.until > this.#parts.now()) {
+      this.#notSent(lane, lane.unreachable.error);
+      return;
+    }
+    while (lane.inFlight < this.#parts.settings.concurrency) {
+      const send = lane.ready.shift();
+      if (send === undefined) return;
+      this.#attempt(lane, send);
+    }
+  }
+
+  #attempt(lane: Lane, send: WebhookSend): void {
     const { http, now, userAgent, settings, stats, random } = this.#parts;
     const id = `evt_${send.eventId}`;
     const timestamp = Math.floor(now() / 1000);
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': userAgent,
-      'webhook-id': id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signature(send.secrets.map((secret) => this.#key(secret)), id, timestamp, send.body),
-    };
+    const headers = ['content-type', 'application/json', 'user-agent', userAgent, 'webhook-id', id, 'webhook-timestamp', String(timestamp), 'webhook-signature', signature(send.secrets.map((secret) => this.#key(secret)), id, timestamp, send.body)];
+    lane.inFlight++;
     const started = performance.now();
     const attempt = http.attempt(send.url, headers, send.body).then((result) => {
-      this.#inFlight.delete(attempt);
+      this.#attempts.delete(attempt);
+      lane.inFlight--;
       // Cut by a stop: not an attempt the receiver judged; the delivery stays pending.
       if (!this.#running) return;
       const outcome = outcomeOf(send, result, settings.retryScheduleMs, now(), random);
       stats.attempted(outcome[2], (performance.now() - started) / 1000);
       this.#judged(outcome);
       this.#outcomes.push(outcome);
-      this.#scheduleSettle();
+      if (result.kind === 'failed' && result.unreachable) this.#unreachable(lane, result.error);
+      this.#pump(lane);
+      // Running low: more may be due than the lane took.
+      if (lane.ready.length < settings.concurrency) this.#wanted = true;
+      this.#scheduleTick();
     });
-    this.#inFlight.add(attempt);
+    this.#attempts.add(attempt);
+  }
+
+  /**
+   * The endpoint could not be reached: for COOL_DOWN_MS no connection is
+   * tried; what it has ready fails unsent, and so does everything of it the
+   * store holds due (`webhooks.defer`, sent after the settle in one batch).
+   */
+  #unreachable(lane: Lane, error: string): void {
+    const { now, settings } = this.#parts;
+    if (lane.unreachable !== undefined && lane.unreachable.until > now()) return;
+    const reason = `not sent: ${error} (the endpoint could not be reached a moment before)`;
+    lane.unreachable = { until: now() + COOL_DOWN_MS, error: reason };
+    this.#notSent(lane, reason);
+    this.#defers.push({ kind: 'webhooks.defer', endpointId: lane.endpointId, now: now(), error: reason, scheduleMs: settings.retryScheduleMs, jitter: JITTER });
+    this.#arm(Math.min(this.#timerAt, lane.unreachable.until));
+  }
+
+  /** The lane's ready deliveries fail an attempt without a connection (retried on the schedule). */
+  #notSent(lane: Lane, reason: string): void {
+    const { now, settings, random, stats } = this.#parts;
+    for (const send of lane.ready.splice(0)) {
+      const outcome = outcomeOf(send, { kind: 'failed', error: reason, unreachable: true }, settings.retryScheduleMs, now(), random);
+      stats.attempted(outcome[2]);
+      this.#outcomes.push(outcome);
+    }
+    this.#scheduleTick();
   }
 
   #judged([endpointId, , result]: WebhookOutcome): void {
@@ -169,32 +255,29 @@ export class WebhookSender {
     this.#parts.log.warn('webhooks: an endpoint answered 410 Gone and is disabled; PATCH it with disabled false to send to it again', { endpointId });
   }
 
-  #scheduleSettle(): void {
-    if (this.#settleScheduled || this.#settling !== undefined) return;
-    this.#settleScheduled = true;
-    // Every outcome of this turn in one command.
-    setImmediate(() => {
-      this.#settleScheduled = false;
-      if (this.#outcomes.length > 0) void this.#settleNow();
-    });
-  }
-
   #settleNow(): Promise<void> {
+    const { store, log } = this.#parts;
     const outcomes = this.#outcomes.splice(0, SETTLE_MAX);
-    const settled = this.#parts.store.send({ kind: 'webhooks.settle', outcomes }).then((reply) => {
+    const defers = this.#defers.splice(0);
+    // The settle goes first in the batch: what it retries later is no longer due when a deferral comes.
+    const settled = store.send({ kind: 'webhooks.settle', outcomes }).then((reply) => {
       this.#settling = undefined;
       if (reply.kind !== 'empty') {
         // Busy, or PostgreSQL away: nothing was applied; the outcomes go again (their leases hold them meanwhile).
         this.#outcomes.unshift(...outcomes);
-        if (reply.kind === 'failed') this.#parts.log.error('webhooks: the store could not take the outcomes of attempts', { reason: reply.reason });
-        if (this.#running) setTimeout(() => this.#scheduleSettle(), RETRY_MS).unref();
+        if (reply.kind === 'failed') log.error('webhooks: the store could not take the outcomes of attempts', { reason: reply.reason });
+        if (this.#running) setTimeout(() => this.#scheduleTick(), RETRY_MS).unref();
         return;
       }
-      if (this.#outcomes.length > 0 && this.#running) this.#scheduleSettle();
+      if (this.#outcomes.length > 0 || this.#defers.length > 0) this.#scheduleTick();
     });
+    for (const defer of defers) {
+      void store.send(defer).then((reply) => {
+        // Not taken: the endpoint's next failed try defers them again.
+        if (reply.kind === 'failed') log.error('webhooks: the store could not defer an unreachable endpoint\'s deliveries', { reason: reply.reason });
+      });
+    }
     this.#settling = settled;
-    // Sent in the same turn, so in the same batch after the settle: it sees the slots the outcomes freed.
-    this.#poll();
     return settled;
   }
 

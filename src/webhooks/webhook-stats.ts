@@ -19,8 +19,10 @@ export class WebhookStats {
   pending = 0;
   dropped = 0;
 
-  attempted(outcome: WebhookOutcome[2], seconds: number): void {
+  /** An attempt's outcome, and how long it took (none for one failed without a connection, the endpoint unreachable a moment before). */
+  attempted(outcome: WebhookOutcome[2], seconds?: number): void {
     this.outcomes[outcome]++;
+    if (seconds === undefined) return;
     let bucket = 0;
     while (bucket < ATTEMPT_SECONDS_BOUNDS.length && seconds > (ATTEMPT_SECONDS_BOUNDS[bucket] as number)) bucket++;
     (this.latencyBuckets[bucket] as number)++;

@@ -1,7 +1,7 @@
 /**
  * Random webhook commands for the store's model tests (store-commands.ts
  * adds them to the marketplace's steps): endpoints made, changed, disabled,
- * rotated and deleted, the sender's reads and outcomes, retries by hand and
+ * rotated and deleted, the sender's reads, outcomes and deferrals, retries by hand and
  * a pending cap small enough to drop deliveries. Endpoint ids 1 to 3
  * (mostly the prelude's 1, which hears every event) and event ids 1 to 6
  * (a run makes a few events), so that most commands find what they name.
@@ -52,11 +52,21 @@ export const webhookSteps: { weight: number; arbitrary: fc.Arbitrary<StoreComman
   {
     weight: 4,
     arbitrary: one(
-      fc.tuple(fc.constantFrom(1, 2, 100), fc.constantFrom(1, 4)).map(([limit, concurrency]): StoreCommand => ({ kind: 'webhooks.due', now: DUE_OFFSET_MS, limit, concurrency, leaseMs: 0 })),
+      fc
+        .tuple(fc.constantFrom(1, 2, 100), fc.constantFrom(1, 4), fc.constantFrom<number[]>([], [], [1], [2]))
+        .map(([limit, perEndpoint, skip]): StoreCommand => ({ kind: 'webhooks.due', now: DUE_OFFSET_MS, limit, perEndpoint, leaseMs: 0, skip })),
     ),
   },
   { weight: 5, arbitrary: one(fc.array(outcome, { minLength: 1, maxLength: 6 }).map((outcomes): StoreCommand => ({ kind: 'webhooks.settle', outcomes }))) },
   { weight: 1, arbitrary: one(fc.constantFrom(1, 3, 100_000).map((pendingMax): StoreCommand => ({ kind: 'webhooks.limit', pendingMax }))) },
+  {
+    weight: 2,
+    arbitrary: one(
+      fc
+        .tuple(endpointId, fc.constantFrom(0, DUE_OFFSET_MS, 10_000), fc.constantFrom<number[]>([1000], [1000, 5000], []))
+        .map(([id, now, scheduleMs]): StoreCommand => ({ kind: 'webhooks.defer', endpointId: id, now, error: 'not sent: connection refused', scheduleMs, jitter: 0.1 })),
+    ),
+  },
   {
     weight: 1,
     arbitrary: one(
@@ -70,7 +80,7 @@ export const webhookSteps: { weight: number; arbitrary: fc.Arbitrary<StoreComman
 
 /** A webhook command as it runs at `atMs`: the sender's offsets made times. */
 export function concreteWebhook(command: StoreCommand, atMs: number): StoreCommand {
-  if (command.kind === 'webhooks.due') return { ...command, now: atMs + command.now };
+  if (command.kind === 'webhooks.due' || command.kind === 'webhooks.defer') return { ...command, now: atMs + command.now };
   if (command.kind === 'webhooks.settle') return { ...command, outcomes: command.outcomes.map(([endpoint, event, result, status, error, retryAt]): WebhookOutcome => [endpoint, event, result, status, error, retryAt === null ? null : atMs + retryAt]) };
   return command;
 }

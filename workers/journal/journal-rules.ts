@@ -86,6 +86,7 @@ export const JOURNAL_RULES: Readonly<Record<StoreCommandKind, JournalRule>> = {
   'webhooks.retry': 'write',
   'webhooks.due': 'held-read',
   'webhooks.settle': 'write',
+  'webhooks.defer': 'write',
   'webhooks.limit': 'write-if-due',
 };
 

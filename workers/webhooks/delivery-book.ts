@@ -1,50 +1,12 @@
-import { packDistinct, unpackDistinct, type DistinctColumn } from '../distinct-values.js';
 import { DueHeap } from './due-heap.js';
+import { FinishedQueue } from './finished-queue.js';
+import { deliveriesOf, deliveryColumns, type Delivery, type DeliveryBookState } from './delivery-state.js';
 import { KEPT_FINISHED_DELIVERIES, type DeliveryStatus } from './webhook-protocol.js';
 
-/** One event's delivery to one endpoint. */
-export interface Delivery {
-  readonly eventId: number;
-  readonly createdAt: number;
-  status: DeliveryStatus;
-  attempts: number;
-  /** `attempts` when the delivery was last retried by hand: the retry schedule's step is attempts − retryBase. */
-  retryBase: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  /** While pending, when the next attempt is due (ms); null once finished. */
-  nextAttemptAt: number | null;
-  deliveredAt: number | null;
-  /** Not state: changed with every change of the two fields above, so the heap's older entries are stale. */
-  stamp: number;
-  /** Not state: which finish this was (the kept-finished queue's entries name it). */
-  finishMark: number;
-}
+export type { Delivery, DeliveryBookState } from './delivery-state.js';
 
-/** One endpoint's deliveries as plain data, in the order they were made (by event id); a null time or status code is -1. */
-export interface DeliveryBookState {
-  readonly eventIds: Float64Array;
-  readonly createdAt: Float64Array;
-  /** Places in STATUS_CODES. */
-  readonly statuses: Uint8Array;
-  readonly attempts: Uint32Array;
-  readonly retryBases: Uint32Array;
-  readonly lastStatusCodes: Int32Array;
-  /** A few messages for many deliveries (a dead endpoint's "connection refused"). */
-  readonly lastErrors: DistinctColumn<string | null>;
-  readonly nextAttemptAt: Float64Array;
-  readonly deliveredAt: Float64Array;
-  /** The finished deliveries' event ids, oldest finish first: which is forgotten next. */
-  readonly finished: Float64Array;
-}
-
-const STATUS_CODES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
-const NONE = -1;
 /** Holes in the id list are swept out once they are this many and half of it. */
 const SWEEP_HOLES = 1024;
-
-const orNone = (value: number | null): number => value ?? NONE;
-const orNull = (value: number | undefined): number | null => (value === undefined || value === NONE ? null : value);
 
 /**
  * One endpoint's deliveries: every pending one, and the newest
@@ -67,10 +29,7 @@ export class DeliveryBook {
   /** Where the search for the oldest pending delivery starts: every id before it is finished or forgotten. */
   #oldestFrom = 0;
   readonly #heap = new DueHeap<Delivery>((delivery) => delivery.status === 'pending');
-  #finishedIds: number[] = [];
-  #finishedMarks: number[] = [];
-  #finishedHead = 0;
-  #finishes = 0;
+  readonly #finished = new FinishedQueue();
   readonly #counts: Record<DeliveryStatus, number> = { pending: 0, delivered: 0, failed: 0 };
   readonly #leases = new Map<number, number>();
   /** Told of each delivery forgotten: its event may not be needed any more. */
@@ -112,17 +71,17 @@ export class DeliveryBook {
 
   /**
    * Leases deliveries due at `now` into `into` while fewer than
-   * `concurrency` are out and `into` holds fewer than `limit`; leases that
+   * `perEndpoint` are out and `into` holds fewer than `limit`; leases that
    * ran out are given up first (their delivery is due again as it was).
    */
-  lease(now: number, concurrency: number, leaseMs: number, limit: number, into: Delivery[]): void {
+  lease(now: number, perEndpoint: number, leaseMs: number, limit: number, into: Delivery[]): void {
     for (const [eventId, until] of this.#leases) {
       if (until > now) continue;
       this.#leases.delete(eventId);
       const delivery = this.#byEvent.get(eventId);
       if (delivery?.status === 'pending') this.#heap.push(delivery);
     }
-    while (this.#leases.size < concurrency && into.length < limit) {
+    while (this.#leases.size < perEndpoint && into.length < limit) {
       const top = this.#heap.peek();
       if (top === undefined || (top.nextAttemptAt ?? Number.POSITIVE_INFINITY) > now) return;
       this.#heap.pop();
@@ -134,9 +93,45 @@ export class DeliveryBook {
   }
 
   /** Whether a delivery is due at `now` that a lease could take (one was left out by the limit). */
-  hasDue(now: number, concurrency: number): boolean {
+  hasDue(now: number, perEndpoint: number): boolean {
     const top = this.#heap.peek();
-    return this.#leases.size < concurrency && top !== undefined && (top.nextAttemptAt ?? Number.POSITIVE_INFINITY) <= now;
+    return this.#leases.size < perEndpoint && top !== undefined && (top.nextAttemptAt ?? Number.POSITIVE_INFINITY) <= now;
+  }
+
+  /**
+   * Every pending delivery due at `now` counts a failed attempt (`error`)
+   * and is retried after its step of `scheduleMs` (plus up to `jitter` of
+   * it, `jitterOf` the delivery and its attempt), or fails past the last
+   * step; how many. Which deliveries is a matter of state alone (pending and
+   * due), whether leased or not, and they are taken in (due time, event id)
+   * order: a replay, which has no leases, does exactly the same.
+   */
+  defer(now: number, error: string, scheduleMs: readonly number[], jitter: number, jitterOf: (eventId: number, attempt: number) => number): number {
+    const due = new Set<Delivery>();
+    for (let top = this.#heap.peek(); top !== undefined && (top.nextAttemptAt ?? Number.POSITIVE_INFINITY) <= now; top = this.#heap.peek()) {
+      this.#heap.pop();
+      due.add(top);
+    }
+    for (const eventId of this.#leases.keys()) {
+      const delivery = this.#byEvent.get(eventId);
+      if (delivery?.status === 'pending' && (delivery.nextAttemptAt ?? Number.POSITIVE_INFINITY) <= now) due.add(delivery);
+    }
+    const taken = [...due].sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0) || a.eventId - b.eventId);
+    for (const delivery of taken) {
+      const step = delivery.attempts - delivery.retryBase;
+      delivery.attempts++;
+      delivery.lastStatusCode = null;
+      delivery.lastError = error;
+      const delay = scheduleMs[step];
+      if (delay === undefined) {
+        this.#finish(delivery, 'failed', now);
+        continue;
+      }
+      delivery.nextAttemptAt = Math.round(now + delay * (1 + jitter * jitterOf(delivery.eventId, delivery.attempts)));
+      delivery.stamp++;
+      this.#heap.push(delivery);
+    }
+    return taken.length;
   }
 
   /** The earliest time after `now` when a delivery falls due or a lease runs out; undefined when none will. */
@@ -213,62 +208,29 @@ export class DeliveryBook {
 
   captureState(): DeliveryBookState {
     const deliveries = this.#ids.flatMap((eventId) => this.#byEvent.get(eventId) ?? []);
-    const finished: number[] = [];
-    for (let index = this.#finishedHead; index < this.#finishedIds.length; index++) {
-      const eventId = this.#finishedIds[index] as number;
-      if (this.#isKeptFinish(eventId, this.#finishedMarks[index] as number)) finished.push(eventId);
-    }
-    return {
-      eventIds: Float64Array.from(deliveries, (delivery) => delivery.eventId),
-      createdAt: Float64Array.from(deliveries, (delivery) => delivery.createdAt),
-      statuses: Uint8Array.from(deliveries, (delivery) => STATUS_CODES.indexOf(delivery.status)),
-      attempts: Uint32Array.from(deliveries, (delivery) => delivery.attempts),
-      retryBases: Uint32Array.from(deliveries, (delivery) => delivery.retryBase),
-      lastStatusCodes: Int32Array.from(deliveries, (delivery) => orNone(delivery.lastStatusCode)),
-      lastErrors: packDistinct(deliveries.map((delivery) => delivery.lastError)),
-      nextAttemptAt: Float64Array.from(deliveries, (delivery) => orNone(delivery.nextAttemptAt)),
-      deliveredAt: Float64Array.from(deliveries, (delivery) => orNone(delivery.deliveredAt)),
-      finished: Float64Array.from(finished),
-    };
+    return deliveryColumns(deliveries, this.#finished.current(this.#isKeptFinish));
   }
 
   /** Into a book that holds nothing; the heap is built again from the pending deliveries. */
   restoreState(state: DeliveryBookState): void {
     if (this.#byEvent.size > 0) throw new Error('a delivery book is restored only when it was made empty');
-    const errors = unpackDistinct(state.lastErrors);
-    state.eventIds.forEach((eventId, at) => {
-      const status = STATUS_CODES[state.statuses[at] ?? NONE];
-      const createdAt = state.createdAt[at];
-      if (status === undefined || createdAt === undefined) throw new RangeError('a delivery book state whose columns differ in length');
-      const delivery: Delivery = {
-        eventId,
-        createdAt,
-        status,
-        attempts: state.attempts[at] ?? 0,
-        retryBase: state.retryBases[at] ?? 0,
-        lastStatusCode: orNull(state.lastStatusCodes[at]),
-        lastError: errors[at] ?? null,
-        nextAttemptAt: orNull(state.nextAttemptAt[at]),
-        deliveredAt: orNull(state.deliveredAt[at]),
-        stamp: 0,
-        finishMark: 0,
-      };
-      this.#byEvent.set(eventId, delivery);
-      this.#ids.push(eventId);
-      this.#counts[status]++;
-      if (status === 'pending') this.#heap.push(delivery);
-    });
+    for (const delivery of deliveriesOf(state)) {
+      this.#byEvent.set(delivery.eventId, delivery);
+      this.#ids.push(delivery.eventId);
+      this.#counts[delivery.status]++;
+      if (delivery.status === 'pending') this.#heap.push(delivery);
+    }
     for (const eventId of state.finished) {
       const delivery = this.#byEvent.get(eventId);
       if (delivery === undefined) throw new RangeError(`a delivery book state that finished event ${eventId} it does not hold`);
-      this.#queueFinish(delivery);
+      delivery.finishMark = this.#finished.push(eventId);
     }
   }
 
-  #isKeptFinish(eventId: number, mark: number): boolean {
+  readonly #isKeptFinish = (eventId: number, mark: number): boolean => {
     const delivery = this.#byEvent.get(eventId);
     return delivery !== undefined && delivery.status !== 'pending' && delivery.finishMark === mark;
-  }
+  };
 
   #finish(delivery: Delivery, status: 'delivered' | 'failed', atMs: number): void {
     this.#counts.pending--;
@@ -277,38 +239,23 @@ export class DeliveryBook {
     delivery.nextAttemptAt = null;
     delivery.deliveredAt = status === 'delivered' ? atMs : null;
     delivery.stamp++;
-    this.#queueFinish(delivery);
+    delivery.finishMark = this.#finished.push(delivery.eventId);
     while (this.#counts.delivered + this.#counts.failed > KEPT_FINISHED_DELIVERIES) this.#forgetOldestFinish();
   }
 
-  #queueFinish(delivery: Delivery): void {
-    delivery.finishMark = ++this.#finishes;
-    this.#finishedIds.push(delivery.eventId);
-    this.#finishedMarks.push(delivery.finishMark);
-  }
-
   #forgetOldestFinish(): void {
-    while (this.#finishedHead < this.#finishedIds.length) {
-      const at = this.#finishedHead++;
-      const eventId = this.#finishedIds[at] as number;
-      if (!this.#isKeptFinish(eventId, this.#finishedMarks[at] as number)) continue;
-      const delivery = this.#byEvent.get(eventId) as Delivery;
-      this.#counts[delivery.status]--;
-      this.#byEvent.delete(eventId);
-      this.#holes++;
-      this.#forgot(eventId);
-      this.#compact();
-      return;
-    }
+    const eventId = this.#finished.takeOldest(this.#isKeptFinish);
+    const delivery = eventId === undefined ? undefined : this.#byEvent.get(eventId);
+    if (eventId === undefined || delivery === undefined) return;
+    this.#counts[delivery.status]--;
+    this.#byEvent.delete(eventId);
+    this.#holes++;
+    this.#forgot(eventId);
+    this.#compact();
   }
 
-  /** Drops consumed queue slots and id holes once they are many: each costs a few bytes until then. */
+  /** Sweeps the holes out of the id list once they are many: each costs a few bytes until then. */
   #compact(): void {
-    if (this.#finishedHead >= SWEEP_HOLES && this.#finishedHead * 2 >= this.#finishedIds.length) {
-      this.#finishedIds = this.#finishedIds.slice(this.#finishedHead);
-      this.#finishedMarks = this.#finishedMarks.slice(this.#finishedHead);
-      this.#finishedHead = 0;
-    }
     if (this.#holes >= SWEEP_HOLES && this.#holes * 2 >= this.#ids.length) {
       this.#ids = this.#ids.filter((eventId) => this.#byEvent.has(eventId));
       this.#holes = 0;

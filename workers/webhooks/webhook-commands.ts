@@ -38,7 +38,11 @@ export function webhookCommands(webhooks: WebhookStore): CommandHandlers<Webhook
       const delivery = webhooks.retry(id, eventId);
       return delivery === undefined ? DELIVERY_NOT_FOUND : ok(dataEnvelope(deliveryText(delivery)));
     },
-    'webhooks.due': ({ now, limit, concurrency, leaseMs }) => ({ kind: 'webhook-sends', sends: webhooks.due(now, limit, concurrency, leaseMs) }),
+    'webhooks.due': ({ now, limit, perEndpoint, leaseMs, skip }) => ({ kind: 'webhook-sends', sends: webhooks.due(now, limit, perEndpoint, leaseMs, skip) }),
+    'webhooks.defer': ({ endpointId, now, error, scheduleMs, jitter }) => {
+      webhooks.defer(endpointId, now, error, scheduleMs, jitter);
+      return EMPTY;
+    },
     'webhooks.settle': ({ outcomes }) => {
       webhooks.settle(outcomes);
       return EMPTY;

@@ -81,12 +81,25 @@ export type WebhookCommand =
   | { readonly kind: 'webhooks.retry'; readonly id: number; readonly eventId: number }
   /**
    * The sender's read: deliveries due at `now` (ms, the sender's clock) of
-   * enabled endpoints, at most `concurrency` in flight per endpoint, at
-   * most `limit` in all, each leased until `now + leaseMs` in memory only
-   * (not journaled, not in snapshots: after a crash or a failover nothing is
-   * leased and every pending delivery is sent again). Answers `webhook-sends`.
+   * enabled endpoints, but those in `skip` (the sender found them
+   * unreachable a moment ago), at most `perEndpoint` out per endpoint (taken
+   * and not yet settled: the sender runs WEBHOOK_CONCURRENCY of them at once
+   * and keeps the rest ready), at most `limit` in all, each leased until
+   * `now + leaseMs` in memory only (not journaled, not in snapshots: after a
+   * crash or a failover nothing is leased and every pending delivery is sent
+   * again). Answers `webhook-sends`.
    */
-  | { readonly kind: 'webhooks.due'; readonly now: number; readonly limit: number; readonly concurrency: number; readonly leaseMs: number }
+  | { readonly kind: 'webhooks.due'; readonly now: number; readonly limit: number; readonly perEndpoint: number; readonly leaseMs: number; readonly skip: readonly number[] }
+  /**
+   * The sender found the endpoint unreachable (a refused connection, a name
+   * that does not resolve): every one of its deliveries due at `now` counts a
+   * failed attempt (`error`) made now, without a connection, and is retried
+   * after `scheduleMs`'s step for it (plus up to `jitter` of it, a hash of
+   * the event, the endpoint and the attempt: the same in a replay), or fails
+   * past the last step. One command for all of them: a dead endpoint costs
+   * its deliveries no HTTP attempt and no trip through the front.
+   */
+  | { readonly kind: 'webhooks.defer'; readonly endpointId: number; readonly now: number; readonly error: string; readonly scheduleMs: readonly number[]; readonly jitter: number }
   /** The outcomes of attempts, many at once; an outcome for a delivery that is no longer pending (or no longer known) changes nothing. */
   | { readonly kind: 'webhooks.settle'; readonly outcomes: readonly WebhookOutcome[] }
   /**

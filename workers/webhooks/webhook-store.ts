@@ -77,6 +77,19 @@ const PRODUCT_EVENTS: Readonly<Record<ProductChange, WebhookEventType>> = {
   out_of_stock: 'product.out_of_stock',
 };
 
+/**
+ * A number in [0, 1) from an event, an endpoint and an attempt, the same in
+ * every run: the jitter of a deferred retry, which a replay must compute
+ * again (the store has no randomness). Murmur3's 32-bit finaliser over the
+ * three mixed together.
+ */
+function jitterOf(eventId: number, endpointId: number, attempt: number): number {
+  let hash = Math.imul(eventId | 0, 0x9e3779b1) ^ Math.imul(endpointId | 0, 0x85ebca6b) ^ Math.imul(attempt | 0, 0xc2b2ae35);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return ((hash ^ (hash >>> 16)) >>> 0) / 2 ** 32;
+}
+
 /** What the batch's writes made that the front waits for: deliveries made due, and deliveries dropped by the pending cap. */
 export interface WebhookNews {
   readonly made: number;
@@ -185,11 +198,11 @@ export class WebhookStore {
 
   /**
    * The sender's read (webhooks.due): leases what is due, endpoint by
-   * endpoint. Each endpoint gets at most `concurrency`, so no endpoint's
+   * endpoint. Each endpoint has at most `perEndpoint` out, so no endpoint's
    * backlog crowds out another's as long as `limit` covers every endpoint's
    * share (the sender asks for that much).
    */
-  due(now: number, limit: number, concurrency: number, leaseMs: number): WebhookSends {
+  due(now: number, limit: number, perEndpoint: number, leaseMs: number, skip: readonly number[]): WebhookSends {
     const sends: WebhookSend[] = [];
     let nextAt: number | undefined;
     let pending = 0;
@@ -197,9 +210,9 @@ export class WebhookStore {
     for (const endpoint of this.#endpoints.values()) {
       const book = endpoint.deliveries;
       pending += book.pending;
-      if (endpoint.disabled || book.pending === 0) continue;
+      if (endpoint.disabled || book.pending === 0 || skip.includes(endpoint.id)) continue;
       const leased: Delivery[] = [];
-      book.lease(now, concurrency, leaseMs, limit - sends.length, leased);
+      book.lease(now, perEndpoint, leaseMs, limit - sends.length, leased);
       if (leased.length > 0) {
         const secrets = endpoint.previousSecret !== null && (endpoint.previousSecretUntil ?? 0) > now ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
         for (const delivery of leased) {
@@ -207,11 +220,17 @@ export class WebhookStore {
           sends.push({ endpointId: endpoint.id, eventId: delivery.eventId, url: endpoint.url, secrets, body, step: delivery.attempts - delivery.retryBase });
         }
       }
-      if (book.hasDue(now, concurrency)) more = true;
+      if (book.hasDue(now, perEndpoint)) more = true;
       const next = book.nextAt(now);
       if (next !== undefined && (nextAt === undefined || next < nextAt)) nextAt = next;
     }
     return { sends, more, nextAt: nextAt ?? null, pending };
+  }
+
+  /** The sender's write for an endpoint it found unreachable (webhooks.defer): its due deliveries fail an attempt without a connection. */
+  defer(endpointId: number, now: number, error: string, scheduleMs: readonly number[], jitter: number): void {
+    const endpoint = this.#endpoints.get(endpointId);
+    endpoint?.deliveries.defer(now, error, scheduleMs, jitter, (eventId, attempt) => jitterOf(eventId, endpointId, attempt));
   }
 
   /** The sender's write (webhooks.settle): each outcome to its delivery; a 410 disables its endpoint. */
