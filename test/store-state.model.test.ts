@@ -130,7 +130,7 @@ function reach(state: StoreState): Record<string, number> {
     wishes: state.wishLists.productIds.length,
     cartLines: state.carts.productIds.length,
     addresses: state.addresses.addresses.length,
-    webhookEvents: state.webhooks.eventIds.length,
+    webhookEvents: state.webhooks.events.eventIds.length,
     pendingDeliveries: state.webhooks.endpoints.reduce((sum, endpoint) => sum + endpoint.deliveries.statuses.filter((status) => status === 0).length, 0),
     deliveredDeliveries: state.webhooks.endpoints.reduce((sum, endpoint) => sum + endpoint.deliveries.statuses.filter((status) => status === 1).length, 0),
     failedDeliveries: state.webhooks.endpoints.reduce((sum, endpoint) => sum + endpoint.deliveries.statuses.filter((status) => status === 2).length, 0),

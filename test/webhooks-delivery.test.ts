@@ -150,3 +150,25 @@ test('a receiver that never answers holds back neither writes nor another endpoi
   const healthyDeliveries = await deliveriesOnceThey(service, fine.id, 'all delivered', (deliveries) => deliveries.every((delivery) => delivery.status === 'delivered'));
   t.is(healthyDeliveries.length, 8);
 });
+
+test('deliveries waiting for a slot follow their endpoint: to its new URL once it is changed, nowhere once it is deleted', async (t) => {
+  const service = await shopService(t, { ...RECEIVER_ENV, WEBHOOK_CONCURRENCY: '1', WEBHOOK_TIMEOUT: '2', WEBHOOK_RETRY_SCHEDULE: '1' });
+  const old = await startReceiver(t);
+  old.answer = () => 'never';
+  const moved = await startReceiver(t);
+  const { id, secret } = await newEndpoint(service, old.url);
+  for (let count = 1; count <= 5; count++) await newProduct(service, { price: count, stock: null });
+  await waitFor('the first attempt holding the only slot', () => old.received.length === 1);
+  t.is((await call(service, 'PATCH', `/webhooks/${id}`, { json: { url: `${moved.url}/v2` } }, adminKey)).status, 200);
+  // The attempt under way keeps its slot until its time-out; then the four waiting, and its retry, go to the new URL.
+  await waitFor('all five at the new URL', () => new Set(moved.received.map((request) => request.id)).size === 5);
+  for (const request of moved.received) t.like(verified(request, secret), { type: 'product.created' });
+  t.is(old.received.length, 1, 'none went to the old URL after the change');
+
+  const gone = await newEndpoint(service, old.url);
+  for (let count = 6; count <= 8; count++) await newProduct(service, { price: count, stock: null });
+  await waitFor('the new endpoint’s first attempt', () => old.received.length === 2);
+  t.is((await call(service, 'DELETE', `/webhooks/${gone.id}`, undefined, adminKey)).status, 204);
+  await deliveriesOnceThey(service, id, 'the first endpoint’s eight delivered', (all) => all.filter((delivery) => delivery.status === 'delivered').length === 8);
+  t.is(old.received.length, 2, 'the deleted endpoint’s waiting deliveries were not sent');
+});

@@ -51,14 +51,22 @@ export class EndpointLanes {
     return next;
   }
 
+  /** Takes out of the lanes what was taken under another revision of its endpoint than `revisions` lists (or of one not listed): [endpoint, event] each. */
+  outdated(revisions: ReadonlyMap<number, number>): [number, number][] {
+    const outdated: [number, number][] = [];
+    for (const lane of this.#lanes.values()) {
+      if (lane.ready.length === 0) continue;
+      const revision = revisions.get(lane.endpointId);
+      const kept = lane.ready.filter((send) => send.revision === revision);
+      if (kept.length === lane.ready.length) continue;
+      for (const send of lane.ready) if (send.revision !== revision) outdated.push([send.endpointId, send.eventId]);
+      lane.ready.splice(0, lane.ready.length, ...kept);
+    }
+    return outdated;
+  }
+
   /** Forgets lanes with nothing in them (a deleted endpoint's), so the map stays as small as the endpoints. */
   sweep(): void {
     for (const [endpointId, lane] of this.#lanes) if (lane.ready.length === 0 && lane.inFlight === 0 && lane.unreachable === undefined) this.#lanes.delete(endpointId);
-  }
-
-  get inFlight(): number {
-    let count = 0;
-    for (const lane of this.#lanes.values()) count += lane.inFlight;
-    return count;
   }
 }

@@ -7,7 +7,7 @@ import type { StoreClient } from '../store/store-client.js';
 import { COOL_DOWN_MS, EndpointLanes, type Lane } from './endpoint-lanes.js';
 import type { WebhookHttp } from './webhook-http.js';
 import { JITTER, outcomeOf } from './webhook-outcomes.js';
-import { secretKey, signature } from './webhook-signature.js';
+import type { DeliverySigner } from './webhook-signature.js';
 import type { WebhookStats } from './webhook-stats.js';
 
 /** While anything is due later, the store is asked at least this often, whatever the timer expects. */
@@ -37,7 +37,7 @@ export interface WebhookSenderParts {
   readonly settings: WebhookSettings;
   readonly http: WebhookHttp;
   readonly stats: WebhookStats;
-  readonly userAgent: string;
+  readonly signer: DeliverySigner;
   /** The sender's clock (ms): webhook-timestamp, what is due, when a rotated-out secret stops signing. Tests move it. */
   readonly now: () => number;
   /** [0, 1): the retries' jitter. */
@@ -78,9 +78,10 @@ export class WebhookSender {
   #timerAt = Number.POSITIVE_INFINITY;
   #outcomes: WebhookOutcome[] = [];
   #defers: StoreCommand[] = [];
+  /** Deliveries taken and given back untried (their endpoint changed): released with the next read. */
+  #released: (readonly [number, number])[] = [];
   #settling: Promise<void> | undefined;
   readonly #attempts = new Set<Promise<void>>();
-  readonly #keys = new Map<string, Buffer>();
   /** Endpoints a 410 disabled, logged once each until one of them delivers again. */
   readonly #gone = new Set<number>();
   #droppedUnlogged = 0;
@@ -150,15 +151,20 @@ export class WebhookSender {
     const perEndpoint = settings.concurrency * READY_PER_SLOT;
     const at = now();
     const leaseMs = settings.timeoutMs * (READY_PER_SLOT + 1) + 5000;
-    void store.send({ kind: 'webhooks.due', now: at, limit: ENDPOINTS * perEndpoint, perEndpoint, leaseMs, skip: this.#lanes.skipped(at) }).then((reply) => {
+    const release = this.#released.splice(0);
+    void store.send({ kind: 'webhooks.due', now: at, limit: ENDPOINTS * perEndpoint, perEndpoint, leaseMs, skip: this.#lanes.skipped(at), release }).then((reply) => {
       this.#polling = false;
       if (reply.kind !== 'webhook-sends') {
         if (reply.kind === 'failed') this.#parts.log.error('webhooks: the store could not say what is due', { reason: reply.reason });
+        this.#released.push(...release);
         this.#arm(now() + RETRY_MS);
         return;
       }
-      const { sends, more, nextAt, pending } = reply.sends;
+      const { sends, more, nextAt, pending, endpoints } = reply.sends;
       this.#parts.stats.pending = pending;
+      // What was taken of an endpoint changed since (url, events, secret) or gone (deleted, disabled) goes back untried.
+      this.#released.push(...this.#lanes.outdated(new Map(endpoints)));
+      if (this.#released.length > 0) this.#wanted = true;
       for (const send of sends) this.#lanes.lane(send.endpointId).ready.push(send);
       for (const endpointId of new Set(sends.map((send) => send.endpointId))) this.#pump(this.#lanes.lane(endpointId));
       this.#lanes.sweep();
@@ -198,10 +204,8 @@ export class WebhookSender {
   }
 
   #attempt(lane: Lane, send: WebhookSend): void {
-    const { http, now, userAgent, settings, stats, random } = this.#parts;
-    const id = `evt_${send.eventId}`;
-    const timestamp = Math.floor(now() / 1000);
-    const headers = ['content-type', 'application/json', 'user-agent', userAgent, 'webhook-id', id, 'webhook-timestamp', String(timestamp), 'webhook-signature', signature(send.secrets.map((secret) => this.#key(secret)), id, timestamp, send.body)];
+    const { http, now, signer, settings, stats, random } = this.#parts;
+    const headers = signer.headers(send.eventId, Math.floor(now() / 1000), send.secrets, send.body);
     lane.inFlight++;
     const started = performance.now();
     const attempt = http.attempt(send.url, headers, send.body).then((result) => {
@@ -279,16 +283,6 @@ export class WebhookSender {
     }
     this.#settling = settled;
     return settled;
-  }
-
-  #key(secret: string): Buffer {
-    let key = this.#keys.get(secret);
-    if (key === undefined) {
-      if (this.#keys.size >= 1000) this.#keys.clear();
-      key = secretKey(secret);
-      this.#keys.set(secret, key);
-    }
-    return key;
   }
 
   #dropped(count: number): void {

@@ -5,6 +5,7 @@ import { WebhookHttp, type WebhookResolver } from './webhook-http.js';
 import { WebhookSender } from './webhook-sender.js';
 import { WebhookStats } from './webhook-stats.js';
 import { webhookUserAgent } from './user-agent.js';
+import { DeliverySigner } from './webhook-signature.js';
 
 export type { WebhookResolver } from './webhook-http.js';
 
@@ -22,6 +23,6 @@ export interface WebhookSenderOptions {
 export function createWebhookSender({ store, log, settings, now = Date.now, resolve }: WebhookSenderOptions): { readonly sender: WebhookSender; readonly stats: WebhookStats } {
   const http = new WebhookHttp({ timeoutMs: settings.timeoutMs, connections: settings.concurrency, allowPrivate: settings.allowPrivate, ...(resolve === undefined ? {} : { resolve }) });
   const stats = new WebhookStats();
-  const sender = new WebhookSender({ store, log, settings, http, stats, userAgent: webhookUserAgent(), now, random: Math.random });
+  const sender = new WebhookSender({ store, log, settings, http, stats, signer: new DeliverySigner(webhookUserAgent()), now, random: Math.random });
   return { sender, stats };
 }

@@ -54,7 +54,7 @@ export const webhookSteps: { weight: number; arbitrary: fc.Arbitrary<StoreComman
     arbitrary: one(
       fc
         .tuple(fc.constantFrom(1, 2, 100), fc.constantFrom(1, 4), fc.constantFrom<number[]>([], [], [1], [2]))
-        .map(([limit, perEndpoint, skip]): StoreCommand => ({ kind: 'webhooks.due', now: DUE_OFFSET_MS, limit, perEndpoint, leaseMs: 0, skip })),
+        .map(([limit, perEndpoint, skip]): StoreCommand => ({ kind: 'webhooks.due', now: DUE_OFFSET_MS, limit, perEndpoint, leaseMs: 0, skip, release: skip.length > 0 ? [[1, 1]] : [] })),
     ),
   },
   { weight: 5, arbitrary: one(fc.array(outcome, { minLength: 1, maxLength: 6 }).map((outcomes): StoreCommand => ({ kind: 'webhooks.settle', outcomes }))) },

@@ -92,6 +92,13 @@ export class DeliveryBook {
     }
   }
 
+  /** The sender gives a delivery back untried: its lease ends, and it is due as it was. */
+  release(eventId: number): void {
+    if (!this.#leases.delete(eventId)) return;
+    const delivery = this.#byEvent.get(eventId);
+    if (delivery?.status === 'pending') this.#heap.push(delivery);
+  }
+
   /** Whether a delivery is due at `now` that a lease could take (one was left out by the limit). */
   hasDue(now: number, perEndpoint: number): boolean {
     const top = this.#heap.peek();

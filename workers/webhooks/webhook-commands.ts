@@ -38,7 +38,7 @@ export function webhookCommands(webhooks: WebhookStore): CommandHandlers<Webhook
       const delivery = webhooks.retry(id, eventId);
       return delivery === undefined ? DELIVERY_NOT_FOUND : ok(dataEnvelope(deliveryText(delivery)));
     },
-    'webhooks.due': ({ now, limit, perEndpoint, leaseMs, skip }) => ({ kind: 'webhook-sends', sends: webhooks.due(now, limit, perEndpoint, leaseMs, skip) }),
+    'webhooks.due': ({ now, limit, perEndpoint, leaseMs, skip, release }) => ({ kind: 'webhook-sends', sends: webhooks.due(now, limit, perEndpoint, leaseMs, skip, release) }),
     'webhooks.defer': ({ endpointId, now, error, scheduleMs, jitter }) => {
       webhooks.defer(endpointId, now, error, scheduleMs, jitter);
       return EMPTY;

@@ -89,7 +89,16 @@ export type WebhookCommand =
    * crash or a failover nothing is leased and every pending delivery is sent
    * again). Answers `webhook-sends`.
    */
-  | { readonly kind: 'webhooks.due'; readonly now: number; readonly limit: number; readonly perEndpoint: number; readonly leaseMs: number; readonly skip: readonly number[] }
+  | {
+      readonly kind: 'webhooks.due';
+      readonly now: number;
+      readonly limit: number;
+      readonly perEndpoint: number;
+      readonly leaseMs: number;
+      readonly skip: readonly number[];
+      /** Deliveries the sender took and gives back untried (their endpoint changed meanwhile): their leases end first. */
+      readonly release: readonly (readonly [endpointId: number, eventId: number])[];
+    }
   /**
    * The sender found the endpoint unreachable (a refused connection, a name
    * that does not resolve): every one of its deliveries due at `now` counts a
@@ -121,6 +130,8 @@ export interface WebhookSend {
   readonly body: string;
   /** Attempts since the delivery was made or last retried by hand: the step of the retry schedule this attempt is on. */
   readonly step: number;
+  /** The endpoint's revision when it was taken (see WebhookSends.endpoints). */
+  readonly revision: number;
 }
 
 /** What `webhooks.due` answers (the StoreResult `webhook-sends`). */
@@ -132,6 +143,13 @@ export interface WebhookSends {
   readonly nextAt: number | null;
   /** Pending deliveries of every endpoint (the metric). */
   readonly pending: number;
+  /**
+   * Every enabled endpoint and its revision, which each change of it (its
+   * url, events, secret, enabled or not) moves on: a delivery the sender
+   * took under an older revision, or of an endpoint not listed (deleted,
+   * disabled), is given back untried rather than sent as it was.
+   */
+  readonly endpoints: readonly (readonly [id: number, revision: number])[];
 }
 
 /** How long a rotated-out secret still signs deliveries (contract section 8: 24 hours). */

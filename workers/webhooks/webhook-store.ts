@@ -1,7 +1,7 @@
-import type { StoreEvents, ProductChange } from '../store-events.js';
-import type { OrderStatus } from '../orders/order-machine.js';
+import type { StoreEvents } from '../store-events.js';
 import { DeliveryBook, type Delivery, type DeliveryBookState } from './delivery-book.js';
-import { eventBody } from './webhook-json.js';
+import { EventLog, type EventLogState } from './event-log.js';
+import { EVERY_EVENT_TYPE, ORDER_EVENTS, PRODUCT_EVENTS, stableJitter } from './event-types.js';
 import {
   DEFAULT_PENDING_MAX,
   MAX_WEBHOOK_ENDPOINTS,
@@ -26,14 +26,9 @@ export interface Endpoint {
   previousSecret: string | null;
   previousSecretUntil: number | null;
   readonly createdAt: number;
+  /** Moved on by each change of the endpoint (WebhookSends.endpoints). */
+  revision: number;
   readonly deliveries: DeliveryBook;
-}
-
-/** An event while a kept delivery needs it: its type and body, and how many deliveries refer to it. */
-interface StoredEvent {
-  readonly type: WebhookEventType;
-  readonly body: string;
-  refs: number;
 }
 
 /**
@@ -43,7 +38,6 @@ interface StoredEvent {
  */
 export interface WebhookStoreState {
   readonly lastEndpointId: number;
-  readonly lastEventId: number;
   readonly pendingMax: number;
   readonly endpoints: readonly {
     readonly id: number;
@@ -55,39 +49,10 @@ export interface WebhookStoreState {
     readonly previousSecret: string | null;
     readonly previousSecretUntil: number | null;
     readonly createdAt: number;
+    readonly revision: number;
     readonly deliveries: DeliveryBookState;
   }[];
-  readonly eventIds: Float64Array;
-  readonly eventTypes: string[];
-  readonly eventBodies: string[];
-}
-
-const ORDER_EVENTS: Readonly<Record<OrderStatus, WebhookEventType>> = {
-  pending: 'order.placed',
-  paid: 'order.paid',
-  shipped: 'order.shipped',
-  delivered: 'order.delivered',
-  cancelled: 'order.cancelled',
-};
-
-const PRODUCT_EVENTS: Readonly<Record<ProductChange, WebhookEventType>> = {
-  created: 'product.created',
-  updated: 'product.updated',
-  deleted: 'product.deleted',
-  out_of_stock: 'product.out_of_stock',
-};
-
-/**
- * A number in [0, 1) from an event, an endpoint and an attempt, the same in
- * every run: the jitter of a deferred retry, which a replay must compute
- * again (the store has no randomness). Murmur3's 32-bit finaliser over the
- * three mixed together.
- */
-function jitterOf(eventId: number, endpointId: number, attempt: number): number {
-  let hash = Math.imul(eventId | 0, 0x9e3779b1) ^ Math.imul(endpointId | 0, 0x85ebca6b) ^ Math.imul(attempt | 0, 0xc2b2ae35);
-  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
-  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
-  return ((hash ^ (hash >>> 16)) >>> 0) / 2 ** 32;
+  readonly events: EventLogState;
 }
 
 /** What the batch's writes made that the front waits for: deliveries made due, and deliveries dropped by the pending cap. */
@@ -97,7 +62,7 @@ export interface WebhookNews {
 }
 
 /**
- * The endpoints, the events and every endpoint's deliveries
+ * The endpoints, the events (event-log.ts) and every endpoint's deliveries
  * (delivery-book.ts). Events come from the bus (store-events.ts) within the
  * command that made the change: one number from one sequence, one body
  * shared by every endpoint subscribed to its type, kept while a kept
@@ -108,8 +73,7 @@ export interface WebhookNews {
 export class WebhookStore {
   readonly #endpoints = new Map<number, Endpoint>();
   #lastEndpointId = 0;
-  #lastEventId = 0;
-  readonly #events = new Map<number, StoredEvent>();
+  readonly #events = new EventLog();
   #pendingMax = DEFAULT_PENDING_MAX;
   /** Enabled endpoints by the type they subscribe to (derived). */
   #subscribers = new Map<WebhookEventType, Endpoint[]>();
@@ -136,13 +100,13 @@ export class WebhookStore {
 
   /** The event's type while a kept delivery refers to it. */
   typeOf(eventId: number): WebhookEventType | undefined {
-    return this.#events.get(eventId)?.type;
+    return this.#events.typeOf(eventId);
   }
 
   /** A new endpoint, or undefined when MAX_WEBHOOK_ENDPOINTS are there. */
   create(fields: WebhookEndpointFields, secret: string): Endpoint | undefined {
     if (this.#endpoints.size >= MAX_WEBHOOK_ENDPOINTS) return undefined;
-    const endpoint: Endpoint = { id: ++this.#lastEndpointId, ...fields, disabled: false, secret, previousSecret: null, previousSecretUntil: null, createdAt: this.#now(), deliveries: this.#book() };
+    const endpoint: Endpoint = { id: ++this.#lastEndpointId, ...fields, disabled: false, secret, previousSecret: null, previousSecretUntil: null, createdAt: this.#now(), revision: 0, deliveries: this.#book() };
     this.#endpoints.set(endpoint.id, endpoint);
     this.#subscriptionsChanged();
     return endpoint;
@@ -159,6 +123,7 @@ export class WebhookStore {
       if (endpoint.disabled && !changes.disabled) this.#made(endpoint.deliveries.pending);
       endpoint.disabled = changes.disabled;
     }
+    this.#revised(endpoint);
     this.#subscriptionsChanged();
     return endpoint;
   }
@@ -168,6 +133,7 @@ export class WebhookStore {
     if (endpoint === undefined) return false;
     endpoint.deliveries.forgetAll();
     this.#endpoints.delete(id);
+    this.#revised(endpoint);
     this.#subscriptionsChanged();
     return true;
   }
@@ -178,6 +144,7 @@ export class WebhookStore {
     endpoint.previousSecret = endpoint.secret;
     endpoint.previousSecretUntil = this.#now() + ROTATION_OVERLAP_MS;
     endpoint.secret = secret;
+    this.#revised(endpoint);
     return endpoint;
   }
 
@@ -202,35 +169,38 @@ export class WebhookStore {
    * backlog crowds out another's as long as `limit` covers every endpoint's
    * share (the sender asks for that much).
    */
-  due(now: number, limit: number, perEndpoint: number, leaseMs: number, skip: readonly number[]): WebhookSends {
+  due(now: number, limit: number, perEndpoint: number, leaseMs: number, skip: readonly number[], release: readonly (readonly [number, number])[]): WebhookSends {
+    for (const [endpointId, eventId] of release) this.#endpoints.get(endpointId)?.deliveries.release(eventId);
     const sends: WebhookSend[] = [];
+    const endpoints: (readonly [number, number])[] = [];
     let nextAt: number | undefined;
     let pending = 0;
     let more = false;
     for (const endpoint of this.#endpoints.values()) {
       const book = endpoint.deliveries;
       pending += book.pending;
+      if (!endpoint.disabled) endpoints.push([endpoint.id, endpoint.revision]);
       if (endpoint.disabled || book.pending === 0 || skip.includes(endpoint.id)) continue;
       const leased: Delivery[] = [];
       book.lease(now, perEndpoint, leaseMs, limit - sends.length, leased);
       if (leased.length > 0) {
         const secrets = endpoint.previousSecret !== null && (endpoint.previousSecretUntil ?? 0) > now ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
         for (const delivery of leased) {
-          const body = this.#events.get(delivery.eventId)?.body ?? '';
-          sends.push({ endpointId: endpoint.id, eventId: delivery.eventId, url: endpoint.url, secrets, body, step: delivery.attempts - delivery.retryBase });
+          const body = this.#events.bodyOf(delivery.eventId) ?? '';
+          sends.push({ endpointId: endpoint.id, eventId: delivery.eventId, url: endpoint.url, secrets, body, step: delivery.attempts - delivery.retryBase, revision: endpoint.revision });
         }
       }
       if (book.hasDue(now, perEndpoint)) more = true;
       const next = book.nextAt(now);
       if (next !== undefined && (nextAt === undefined || next < nextAt)) nextAt = next;
     }
-    return { sends, more, nextAt: nextAt ?? null, pending };
+    return { sends, more, nextAt: nextAt ?? null, pending, endpoints };
   }
 
   /** The sender's write for an endpoint it found unreachable (webhooks.defer): its due deliveries fail an attempt without a connection. */
   defer(endpointId: number, now: number, error: string, scheduleMs: readonly number[], jitter: number): void {
     const endpoint = this.#endpoints.get(endpointId);
-    endpoint?.deliveries.defer(now, error, scheduleMs, jitter, (eventId, attempt) => jitterOf(eventId, endpointId, attempt));
+    endpoint?.deliveries.defer(now, error, scheduleMs, jitter, (eventId, attempt) => stableJitter(eventId, endpointId, attempt));
   }
 
   /** The sender's write (webhooks.settle): each outcome to its delivery; a 410 disables its endpoint. */
@@ -241,6 +211,7 @@ export class WebhookStore {
       if (endpoint === undefined || !endpoint.deliveries.settle(eventId, result, statusCode, error, retryAt, atMs)) continue;
       if (result === 'gone' && !endpoint.disabled) {
         endpoint.disabled = true;
+        this.#revised(endpoint);
         this.#subscriptionsChanged();
       }
     }
@@ -260,60 +231,49 @@ export class WebhookStore {
   }
 
   captureState(): WebhookStoreState {
-    const events = [...this.#events].sort(([a], [b]) => a - b);
     return {
       lastEndpointId: this.#lastEndpointId,
-      lastEventId: this.#lastEventId,
       pendingMax: this.#pendingMax,
       endpoints: [...this.#endpoints.values()].map(({ deliveries, events: subscribed, ...endpoint }) => ({ ...endpoint, events: [...subscribed], deliveries: deliveries.captureState() })),
-      eventIds: Float64Array.from(events, ([eventId]) => eventId),
-      eventTypes: events.map(([, event]) => event.type),
-      eventBodies: events.map(([, event]) => event.body),
+      events: this.#events.captureState(),
     };
   }
 
   /** Into a store that holds nothing; reference counts and subscriptions are built again. */
   restoreState(state: WebhookStoreState): void {
-    if (this.#lastEndpointId > 0 || this.#lastEventId > 0) throw new Error('the webhooks are restored only when they were made empty');
-    state.eventIds.forEach((eventId, at) => {
-      const [type, body] = [state.eventTypes[at], state.eventBodies[at]];
-      if (type === undefined || body === undefined) throw new RangeError('a webhook state whose event columns differ in length');
-      this.#events.set(eventId, { type: type as WebhookEventType, body, refs: 0 });
-    });
+    if (this.#lastEndpointId > 0 || !this.#events.isEmpty) throw new Error('the webhooks are restored only when they were made empty');
+    this.#events.restoreState(state.events);
     for (const { deliveries, events, ...fields } of state.endpoints) {
       const book = this.#book();
       book.restoreState(deliveries);
-      for (const eventId of deliveries.eventIds) {
-        const event = this.#events.get(eventId);
-        if (event === undefined) throw new RangeError(`a webhook state with a delivery of event ${eventId}, which it does not hold`);
-        event.refs++;
-      }
+      for (const eventId of deliveries.eventIds) this.#events.refer(eventId);
       this.#endpoints.set(fields.id, { ...fields, events: events as WebhookSubscription, deliveries: book });
     }
     this.#lastEndpointId = state.lastEndpointId;
-    this.#lastEventId = state.lastEventId;
     this.#pendingMax = state.pendingMax;
     this.#subscriptionsChanged();
   }
 
   #book(): DeliveryBook {
-    return new DeliveryBook((eventId) => {
-      const event = this.#events.get(eventId);
-      if (event !== undefined && --event.refs === 0) this.#events.delete(eventId);
-    });
+    return new DeliveryBook((eventId) => this.#events.release(eventId));
   }
 
   #publish(type: WebhookEventType, atMs: number, data: () => string): void {
     const endpoints = this.#subscribers.get(type);
     if (endpoints === undefined) return;
-    const eventId = ++this.#lastEventId;
-    this.#events.set(eventId, { type, body: eventBody(type, atMs, data()), refs: endpoints.length });
+    const eventId = this.#events.make(type, atMs, data(), endpoints.length);
     const now = this.#now();
     for (const endpoint of endpoints) {
       endpoint.deliveries.add(eventId, now);
       this.#drop(endpoint.deliveries.capPending(this.#pendingMax, now));
     }
     this.#made(endpoints.length);
+  }
+
+  /** A change of the endpoint: what the sender took of it under the old revision goes back; the sender is told to ask. */
+  #revised(endpoint: Endpoint): void {
+    endpoint.revision++;
+    this.#made(1);
   }
 
   #made(count: number): void {
@@ -328,7 +288,7 @@ export class WebhookStore {
     const subscribers = new Map<WebhookEventType, Endpoint[]>();
     for (const endpoint of this.#endpoints.values()) {
       if (endpoint.disabled) continue;
-      const types = endpoint.events[0] === '*' ? [...Object.values(ORDER_EVENTS), ...Object.values(PRODUCT_EVENTS)] : (endpoint.events as readonly WebhookEventType[]);
+      const types = endpoint.events[0] === '*' ? EVERY_EVENT_TYPE : (endpoint.events as readonly WebhookEventType[]);
       for (const type of types) {
         const list = subscribers.get(type);
         if (list === undefined) subscribers.set(type, [endpoint]);
