@@ -26,8 +26,13 @@ const RETRY_MS = 250;
 const SETTLE_MAX = 500;
 /** Every endpoint's share in one read (100 endpoints at most). */
 const ENDPOINTS = 100;
-/** Deliveries an endpoint may have taken from the store per concurrency slot: ready the moment a slot frees. */
-const READY_PER_SLOT = 16;
+/**
+ * Deliveries an endpoint may have taken from the store per concurrency slot:
+ * ready the moment a slot frees, and enough to cover a read's round trip
+ * under load (a few milliseconds to a hundred) at thousands a second. The
+ * lanes ask for more at half of it.
+ */
+const READY_PER_SLOT = 32;
 /** How often a line may say that deliveries were dropped past WEBHOOK_PENDING_MAX. */
 const DROP_LOG_MS = 60_000;
 
@@ -170,7 +175,8 @@ export class WebhookSender {
       this.#lanes.sweep();
       const later = nextAt === null ? Number.POSITIVE_INFINITY : Math.min(nextAt, now() + SAFETY_POLL_MS);
       this.#arm(Math.min(later, this.#lanes.nextRetry()));
-      if (more) this.#wanted = true;
+      // Left out by the limit: ask again. (Left out by an endpoint's share: its lane asks once it is half empty.)
+      if (more && sends.length >= ENDPOINTS * perEndpoint) this.#wanted = true;
       if (this.#wanted) this.#scheduleTick();
     });
   }
@@ -219,8 +225,8 @@ export class WebhookSender {
       this.#outcomes.push(outcome);
       if (result.kind === 'failed' && result.unreachable) this.#unreachable(lane, result.error);
       this.#pump(lane);
-      // Running low: more may be due than the lane took.
-      if (lane.ready.length < settings.concurrency) this.#wanted = true;
+      // Half empty: more may be due than the lane took, and the read takes a while.
+      if (lane.ready.length < (settings.concurrency * READY_PER_SLOT) / 2) this.#wanted = true;
       this.#scheduleTick();
     });
     this.#attempts.add(attempt);

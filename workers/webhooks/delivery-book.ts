@@ -99,10 +99,10 @@ export class DeliveryBook {
     if (delivery?.status === 'pending') this.#heap.push(delivery);
   }
 
-  /** Whether a delivery is due at `now` that a lease could take (one was left out by the limit). */
-  hasDue(now: number, perEndpoint: number): boolean {
+  /** Whether a delivery is due at `now` that was not leased (the limit or the endpoint's share left it out): there is more to ask for. */
+  hasDue(now: number): boolean {
     const top = this.#heap.peek();
-    return this.#leases.size < perEndpoint && top !== undefined && (top.nextAttemptAt ?? Number.POSITIVE_INFINITY) <= now;
+    return top !== undefined && (top.nextAttemptAt ?? Number.POSITIVE_INFINITY) <= now;
   }
 
   /**

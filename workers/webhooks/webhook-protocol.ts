@@ -137,7 +137,7 @@ export interface WebhookSend {
 /** What `webhooks.due` answers (the StoreResult `webhook-sends`). */
 export interface WebhookSends {
   readonly sends: readonly WebhookSend[];
-  /** Due deliveries were left out by `limit`: ask again at once. */
+  /** Due deliveries were left out (by `limit`, or by an endpoint's share being out): ask again once there is room. */
   readonly more: boolean;
   /** The earliest time (ms) after `now` at which a pending delivery of an enabled endpoint falls due or a lease runs out; null when none will. */
   readonly nextAt: number | null;

@@ -190,7 +190,7 @@ export class WebhookStore {
           sends.push({ endpointId: endpoint.id, eventId: delivery.eventId, url: endpoint.url, secrets, body, step: delivery.attempts - delivery.retryBase, revision: endpoint.revision });
         }
       }
-      if (book.hasDue(now, perEndpoint)) more = true;
+      if (book.hasDue(now)) more = true;
       const next = book.nextAt(now);
       if (next !== undefined && (nextAt === undefined || next < nextAt)) nextAt = next;
     }
