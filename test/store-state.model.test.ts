@@ -226,6 +226,20 @@ test('a state of another version, mode or settings is refused by name, and the s
   t.is(catalogue.captureState().mode, 'catalogue');
 });
 
+test('a marketplace state of version 1, from before the webhooks, is read as a store without endpoints', (t) => {
+  const options = { ...SETTINGS, strict: true, marketplace: true };
+  const { live } = runLive(options, [{ advanceMs: 0, commands: [{ kind: 'catalog.create', fields: { name: 'Lamp', description: 'A lamp', price: 9.5, category: null, stock: 2 } }] }]);
+  const state = live.captureState();
+  if (state.mode !== 'marketplace') throw new Error('a marketplace state');
+  const { webhooks: _webhooks, ...before } = state;
+  const restored = new StoreDispatch(options);
+  restored.restoreState({ ...before, version: 1 });
+  const created = restored.executeSafely({ kind: 'webhooks.create', fields: { url: 'https://hooks.example.com/', events: ['*'], description: null }, secret: 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=' }, START_MS);
+  t.regex(JSON.stringify(seen(created)), /\\"id\\":1,/);
+  const after = restored.captureState();
+  t.like(after.mode === 'marketplace' ? after.catalog : {}, { highestId: 11 });
+});
+
 test('a restored marketplace store goes on with the next ids, tags, change numbers and deadlines of the original', (t) => {
   const options = { ...SETTINGS, strict: true, marketplace: true };
   const original = new StoreDispatch(options);
