@@ -159,6 +159,23 @@ async function main(): Promise<void> {
     const remove = async (id: number): Promise<void> => {
       await api(server.url, admin, 'DELETE', `/webhooks/${id}`);
     };
+    const rss = async (): Promise<number> => {
+      await delay(2000);
+      return processMemory(server.pid)?.rssBytes ?? Number.NaN;
+    };
+    const measureMemory = async (): Promise<{ orders: number; pending: number; start: number; afterOrders: number; afterPending: number; afterDelete: number }> => {
+      // Two events an order (placed, paid): `--pending` deliveries in the second step, as many orders again in the first.
+      const orders = Math.ceil(options.pending / 2);
+      const start = await rss();
+      await preplaceOrders(server.url, server.pid, shop, orders, options.connections);
+      const afterOrders = await rss();
+      const dead = await endpoint(urlOf.never);
+      await preplaceOrders(server.url, server.pid, shop, orders, options.connections);
+      const pending = await pendingOf(dead);
+      const afterPending = await rss();
+      await remove(dead);
+      return { orders, pending, start, afterOrders, afterPending, afterDelete: await rss() };
+    };
     const urlOf: Readonly<Record<Exclude<Variant, 'none'>, string>> = { live: `http://127.0.0.1:${receiver.port}/ok`, refused: 'http://127.0.0.1:1/', never: `http://127.0.0.1:${receiver.port}/never` };
 
     const pendingOf = async (id: number): Promise<number> => Number((await api(server.url, admin, 'GET', `/webhooks/${id}/deliveries?status=pending&per_page=1`)).headers.get('x-total-count'));
@@ -187,23 +204,7 @@ async function main(): Promise<void> {
     }
 
     // Memory: the orders alone first, then as many again with a dead endpoint (never answering) that leaves every delivery pending.
-    // Two events an order (placed, paid): `--pending` deliveries in the second step, as many orders again in the first.
-    const half = Math.ceil(options.pending / 2);
-    const rss = async (): Promise<number> => {
-      await delay(2000);
-      return processMemory(server.pid)?.rssBytes ?? Number.NaN;
-    };
-    const rssStart = await rss();
-    await preplaceOrders(server.url, server.pid, shop, half, options.connections);
-    const rssOrders = await rss();
-    const dead = await endpoint(urlOf.never);
-    await preplaceOrders(server.url, server.pid, shop, half, options.connections);
-    const pendingAnswer = await api(server.url, admin, 'GET', `/webhooks/${dead}/deliveries?status=pending&per_page=1`);
-    const pending = Number(pendingAnswer.headers.get('x-total-count'));
-    const rssPending = await rss();
-    await remove(dead);
-    const rssDeleted = await rss();
-    const forWebhooks = rssPending - rssOrders - (rssOrders - rssStart);
+    const memory = options.pending === 0 ? undefined : await measureMemory();
 
     const machine = describeMachine();
     const command = `node --import tsx bench/webhooks.ts ${process.argv.slice(2).join(' ')}`.trim();
@@ -246,8 +247,15 @@ async function main(): Promise<void> {
     for (const dead of ['refused', 'never'] as const) {
       say(`- ${verdict(ratioOf(dead, 'full') <= 1.1)}: with one dead endpoint (${describe[dead].replace('one endpoint ', '')}), k's CPU per order at most 1.1×: ${ratio(ratioOf(dead, 'full'))} at full speed (${ratio(ratioOf(dead, 'rated'))} at ${integer(options.rate)} orders/s)`);
     }
-    const mb = (bytes: number): string => fixed(bytes / 1024 ** 2, 1);
-    say(`- Memory, the server's RSS (2 s after each step): ${mb(rssStart)} MB; ${mb(rssOrders)} MB after ${integer(half)} orders (+${mb(rssOrders - rssStart)}); ${mb(rssPending)} MB after ${integer(half)} more with an endpoint that never answers, ${integer(pending)} deliveries pending (+${mb(rssPending - rssOrders)}: the webhooks' share about ${mb(forWebhooks)} MB, ${integer(forWebhooks / Math.max(1, pending))} bytes a pending delivery with its event); ${mb(rssDeleted)} MB once the endpoint is deleted`);
+    if (memory !== undefined) {
+      const mb = (bytes: number): string => fixed(bytes / 1024 ** 2, 1);
+      const forWebhooks = memory.afterPending - memory.afterOrders - (memory.afterOrders - memory.start);
+      say(
+        `- Memory, the server's RSS (2 s after each step): ${mb(memory.start)} MB; ${mb(memory.afterOrders)} MB after ${integer(memory.orders)} orders (+${mb(memory.afterOrders - memory.start)}); ` +
+          `${mb(memory.afterPending)} MB after ${integer(memory.orders)} more with an endpoint that never answers, ${integer(memory.pending)} deliveries pending (+${mb(memory.afterPending - memory.afterOrders)}: ` +
+          `the webhooks' share about ${mb(forWebhooks)} MB, ${integer(forWebhooks / Math.max(1, memory.pending))} bytes a pending delivery with its event); ${mb(memory.afterDelete)} MB once the endpoint is deleted`,
+      );
+    }
     say('');
   } finally {
     await receiver.stop();

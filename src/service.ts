@@ -100,7 +100,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     : undefined;
   store.observeChanges((changes) => {
     if (changes.orders !== undefined) orderEvents?.publish(changes.orders);
-    webhooks?.sender.noticed(changes.deliveries, changes.droppedDeliveries);
+    webhooks?.sender.noticed(changes);
   });
   const metrics = config.metrics ? createServiceMetrics(store, recovery === undefined ? undefined : { recovery }, orderEvents?.stats, cluster, webhooks?.stats) : undefined;
   channel.listen((notice) => {

@@ -101,7 +101,11 @@ export class StoreDispatch {
     const orders = this.#parts.orders.changes.take();
     const webhooks = this.#parts.webhooks.takeNews();
     if (webhooks === undefined) return orders === undefined ? undefined : { orders };
-    const news = { deliveries: webhooks.made, droppedDeliveries: webhooks.dropped };
+    const news = {
+      ...(webhooks.made.length === 0 ? {} : { deliveries: webhooks.made }),
+      ...(webhooks.changed ? { endpointsChanged: true as const } : {}),
+      ...(webhooks.dropped === 0 ? {} : { droppedDeliveries: webhooks.dropped }),
+    };
     return orders === undefined ? news : { orders, ...news };
   }
 

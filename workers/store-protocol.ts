@@ -106,14 +106,17 @@ export type PackedResults = (StoreBody | typeof PACKED_OTHER | typeof PACKED_EMP
 
 /**
  * What a batch's writes made that the front waits for, beside its results:
- * the orders' changes (the order event streams), and webhook deliveries
- * made due (the sender asks for them) or dropped by the pending cap (logged
- * and counted). Given out when the results of the writes are: at once
- * without a journal, once they are on disk with one.
+ * the orders' changes (the order event streams); the webhook endpoints that
+ * got deliveries made due (`deliveries`: their ids, so the sender asks only
+ * when one of them has room) or were changed (`endpointsChanged`: what the
+ * sender holds of them may be outdated); deliveries dropped by the pending
+ * cap (logged and counted). Given out when the results of the writes are:
+ * at once without a journal, once they are on disk with one.
  */
 export interface StoreChanges {
   readonly orders?: PackedOrderChanges;
-  readonly deliveries?: number;
+  readonly deliveries?: readonly number[];
+  readonly endpointsChanged?: true;
   readonly droppedDeliveries?: number;
 }
 

@@ -33,6 +33,14 @@ export class EndpointLanes {
     return lane;
   }
 
+  /** Whether the endpoint could take more now: no lane yet, or fewer than `half` ready, and not unreachable. */
+  hasRoom(endpointId: number, half: number, now: number): boolean {
+    const lane = this.#lanes.get(endpointId);
+    if (lane === undefined) return true;
+    if (lane.unreachable !== undefined && lane.unreachable.until > now) return false;
+    return lane.ready.length < half;
+  }
+
   /** The endpoints to leave out of the next read: unreachable until after `now`. */
   skipped(now: number): number[] {
     const skipped: number[] = [];

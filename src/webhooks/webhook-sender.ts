@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { StoreCommand } from '../../workers/store-protocol.js';
+import type { StoreChanges, StoreCommand } from '../../workers/store-protocol.js';
 import type { WebhookOutcome, WebhookSend } from '../../workers/webhooks/webhook-protocol.js';
 import type { WebhookSettings } from '../config/webhook-settings.js';
 import type { Logger } from '../log/logger.js';
@@ -108,10 +108,16 @@ export class WebhookSender {
     this.#want();
   }
 
-  /** Deliveries were made due (or dropped) by writes now on disk. */
-  noticed(made: number | undefined, dropped: number | undefined): void {
-    if (dropped !== undefined && dropped > 0) this.#dropped(dropped);
-    if (made !== undefined && made > 0) this.#want();
+  /**
+   * Writes now on disk made deliveries due (at `deliveries`' endpoints),
+   * changed endpoints, or dropped deliveries. A read is wanted only if one
+   * of those endpoints has room in its lane (a full or unreachable one would
+   * take nothing: a dead endpoint's new deliveries cost no trip to the store).
+   */
+  noticed({ deliveries, endpointsChanged, droppedDeliveries }: Pick<StoreChanges, 'deliveries' | 'endpointsChanged' | 'droppedDeliveries'>): void {
+    if (droppedDeliveries !== undefined && droppedDeliveries > 0) this.#dropped(droppedDeliveries);
+    const room = (endpointId: number): boolean => this.#lanes.hasRoom(endpointId, (this.#parts.settings.concurrency * READY_PER_SLOT) / 2, this.#parts.now());
+    if (endpointsChanged === true || deliveries?.some(room) === true) this.#want();
   }
 
   /** Stops asking; attempts under way are cut (their deliveries stay pending and go again after a restart); outcomes in hand are settled. */

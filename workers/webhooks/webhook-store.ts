@@ -55,9 +55,10 @@ export interface WebhookStoreState {
   readonly events: EventLogState;
 }
 
-/** What the batch's writes made that the front waits for: deliveries made due, and deliveries dropped by the pending cap. */
+/** What the batch's writes made that the front waits for: the endpoints with deliveries made due, whether an endpoint changed, deliveries dropped by the pending cap. */
 export interface WebhookNews {
-  readonly made: number;
+  readonly made: readonly number[];
+  readonly changed: boolean;
   readonly dropped: number;
 }
 
@@ -77,7 +78,7 @@ export class WebhookStore {
   #pendingMax = DEFAULT_PENDING_MAX;
   /** Enabled endpoints by the type they subscribe to (derived). */
   #subscribers = new Map<WebhookEventType, Endpoint[]>();
-  #news: { made: number; dropped: number } | undefined;
+  #news: { made: Set<number>; changed: boolean; dropped: number } | undefined;
   readonly #now: () => number;
 
   constructor(events: StoreEvents, now: () => number) {
@@ -120,7 +121,7 @@ export class WebhookStore {
     if (changes.description !== undefined) endpoint.description = changes.description;
     if (changes.disabled !== undefined) {
       // Enabled again: its pending deliveries are due as they were.
-      if (endpoint.disabled && !changes.disabled) this.#made(endpoint.deliveries.pending);
+      if (endpoint.disabled && !changes.disabled && endpoint.deliveries.pending > 0) this.#made(endpoint.id);
       endpoint.disabled = changes.disabled;
     }
     this.#revised(endpoint);
@@ -153,7 +154,7 @@ export class WebhookStore {
     const delivery = endpoint?.deliveries.retry(eventId, this.#now());
     if (endpoint === undefined || delivery === undefined) return undefined;
     this.#drop(endpoint.deliveries.capPending(this.#pendingMax, this.#now()));
-    if (!endpoint.disabled) this.#made(1);
+    if (!endpoint.disabled) this.#made(endpoint.id);
     return delivery;
   }
 
@@ -219,15 +220,15 @@ export class WebhookStore {
 
   /** From now on, what the writes make is kept for takeNews (the worker turns this on once recovery has replayed the journal). */
   follow(): void {
-    this.#news ??= { made: 0, dropped: 0 };
+    this.#news ??= { made: new Set(), changed: false, dropped: 0 };
   }
 
   /** Deliveries made due and dropped since the last take; undefined when neither. */
   takeNews(): WebhookNews | undefined {
     const news = this.#news;
-    if (news === undefined || (news.made === 0 && news.dropped === 0)) return undefined;
-    this.#news = { made: 0, dropped: 0 };
-    return news;
+    if (news === undefined || (news.made.size === 0 && !news.changed && news.dropped === 0)) return undefined;
+    this.#news = { made: new Set(), changed: false, dropped: 0 };
+    return { made: [...news.made], changed: news.changed, dropped: news.dropped };
   }
 
   captureState(): WebhookStoreState {
@@ -266,18 +267,18 @@ export class WebhookStore {
     for (const endpoint of endpoints) {
       endpoint.deliveries.add(eventId, now);
       this.#drop(endpoint.deliveries.capPending(this.#pendingMax, now));
+      this.#made(endpoint.id);
     }
-    this.#made(endpoints.length);
   }
 
   /** A change of the endpoint: what the sender took of it under the old revision goes back; the sender is told to ask. */
   #revised(endpoint: Endpoint): void {
     endpoint.revision++;
-    this.#made(1);
+    if (this.#news !== undefined) this.#news.changed = true;
   }
 
-  #made(count: number): void {
-    if (this.#news !== undefined) this.#news.made += count;
+  #made(endpointId: number): void {
+    this.#news?.made.add(endpointId);
   }
 
   #drop(count: number): void {
