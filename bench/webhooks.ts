@@ -111,13 +111,23 @@ async function startReceiver(): Promise<{ port: number; ask: (line: 'reset' | 'r
 interface Window {
   readonly ordersPerSecond: number;
   readonly cpuMicrosPerOrder: number;
+  /** Batches the front sent the store thread per order paid, warm-up and window together (each a hop each way). */
+  readonly batchesPerOrder: number;
   readonly problems: readonly string[];
 }
 
-function windowOf(m: Measurement): Window {
+function windowOf(m: Measurement, batchesPerOrder: number): Window {
   const orders = m.kinds[ORDER_KIND]?.responses ?? 0;
   const share = m.responses === 0 ? Number.NaN : orders / m.responses;
-  return { ordersPerSecond: m.requestsPerSecond * share, cpuMicrosPerOrder: (m.cpuMicrosPerRequest ?? Number.NaN) / share, problems: [...m.problems, ...m.warnings] };
+  return { ordersPerSecond: m.requestsPerSecond * share, cpuMicrosPerOrder: (m.cpuMicrosPerRequest ?? Number.NaN) / share, batchesPerOrder, problems: [...m.problems, ...m.warnings] };
+}
+
+/** From /metrics: the store batches sent so far, and the payments answered 201 (one an order). */
+async function storeCounts(url: string): Promise<{ batches: number; orders: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const batches = Number(/^catalogue_store_batch_commands_count (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+  const orders = Number(/^catalogue_http_requests_total\{route="\/users\/:userId\/orders\/:orderId\/payments",method="POST",status="201"\} (\d+)/m.exec(text)?.[1] ?? 0);
+  return { batches, orders };
 }
 
 const median = (values: readonly number[]): number => {
@@ -150,7 +160,12 @@ async function main(): Promise<void> {
     const setUp = await setUpCheckout(server.url, admin, options.connections * 2);
     const shop: CheckoutShop = setUp.shop;
     const settings: LoadSettings = { connections: options.connections, duration: options.duration, warmup: options.warmup, requests: undefined, settle: true };
-    const k = async (rate?: number): Promise<Window> => windowOf(await measure(server.url, server.pid, {}, checkoutPlan(shop), rate === undefined ? settings : { ...settings, rate: rate * 3 }));
+    const k = async (rate?: number): Promise<Window> => {
+      const before = await storeCounts(server.url);
+      const m = await measure(server.url, server.pid, {}, checkoutPlan(shop), rate === undefined ? settings : { ...settings, rate: rate * 3 });
+      const after = await storeCounts(server.url);
+      return windowOf(m, (after.batches - before.batches) / Math.max(1, after.orders - before.orders));
+    };
     const endpoint = async (url: string): Promise<number> => {
       const answer = await api(server.url, admin, 'POST', '/webhooks', { url, events: ['*'] });
       if (answer.status !== 201) throw new Error(`POST /webhooks answered ${answer.status}: ${answer.text}`);
@@ -219,7 +234,7 @@ async function main(): Promise<void> {
     const cell = (variant: Variant, which: 'full' | 'rated'): string => {
       const cpu = median(rounds.map((r) => r[variant][which].cpuMicrosPerOrder));
       const none = median(rounds.map((r) => r.none[which].cpuMicrosPerOrder));
-      return `${integer(median(rounds.map((r) => r[variant][which].ordersPerSecond)))} / ${fixed(cpu, 0)} / ${ratio(cpu / none)}`;
+      return `${integer(median(rounds.map((r) => r[variant][which].ordersPerSecond)))} / ${fixed(cpu, 0)} / ${ratio(cpu / none)} / ${fixed(median(rounds.map((r) => r[variant][which].batchesPerOrder)), 2)}`;
     };
     const problems = (variant: Variant): string => rounds.flatMap((r) => [...r[variant].full.problems, ...r[variant].rated.problems]).join('; ') || 'ok';
     const pendingCell = (variant: Variant): string => (variant === 'none' ? '' : backlog[variant].map(integer).join(', '));
@@ -231,7 +246,7 @@ async function main(): Promise<void> {
     };
     say(
       table(
-        ['variant', `${integer(options.rate)} orders/s: orders/s / CPU µs per order / × none`, 'full speed: orders/s / CPU µs per order / × none', 'pending at the end of the full-speed window, per round', 'checks'],
+        ['variant', `${integer(options.rate)} orders/s: orders/s / CPU µs per order / × none / store batches per order`, 'full speed: the same', 'pending at the end of the full-speed window, per round', 'checks'],
         VARIANTS.map((variant) => [describe[variant], cell(variant, 'rated'), cell(variant, 'full'), pendingCell(variant), problems(variant)]),
       ),
     );
