@@ -14,9 +14,36 @@
  *
  * The front may import from workers/ only the protocol modules (the files both
  * threads share), and types only: the worker's code never lands in the front.
+ *
+ * test/ and bench/ check and measure the code and are never imported by it;
+ * no test file is imported by another (what tests share is in test/helpers/).
+ * bench/ measures the code and is never imported by it. Its rooms import one
+ * way too (BENCH_ROOMS: each room and the rooms below it); every room may use
+ * src/ and workers/, and test/helpers/ where the benches share the tests'
+ * workloads.
  */
 const LOWER_LAYERS = '^src/(http|auth|store|config|log)/';
 const COMPOSITION = '^src/(main|serve|service|store-start|app)[.]ts$';
+
+/** Each room of bench/ and the rooms it may import besides itself. */
+const BENCH_ROOMS = {
+  harness: [], // servers, load, /proc, pinning, seeding, report cells: what every bench uses
+  peers: [], // the comparison servers, written as their users would: nothing of ours
+  search: ['harness'],
+  checkout: ['harness'],
+  http: ['harness', 'search', 'checkout'],
+  journal: ['harness', 'checkout', 'http'],
+  cluster: ['harness', 'journal'],
+  streams: ['harness', 'checkout'],
+  'start-up': ['harness'],
+};
+
+const benchRoomRules = Object.entries(BENCH_ROOMS).map(([room, below]) => ({
+  name: `bench-${room}-imports-lower-rooms-only`,
+  severity: 'error',
+  from: { path: `^bench/${room}/` },
+  to: { path: '^bench/', pathNot: [room, ...below].map((allowed) => `^bench/${allowed}/`) },
+}));
 
 module.exports = {
   forbidden: [
@@ -81,6 +108,35 @@ module.exports = {
       from: { path: '^src/', pathNot: ['^src/store/'] },
       to: { path: '^workers/', dependencyTypesNot: ['type-only'] },
     },
+    {
+      name: 'code-never-imports-bench',
+      severity: 'error',
+      comment: 'The service and its worker know nothing of what measures them.',
+      from: { path: '^(src|workers)/' },
+      to: { path: '^bench/' },
+    },
+    {
+      name: 'code-never-imports-tests',
+      severity: 'error',
+      comment: 'The service ships without its tests: nothing in src/ or workers/ may need test/.',
+      from: { path: '^(src|workers)/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'no-test-imports-a-test',
+      severity: 'error',
+      comment: 'A test file is run by ava, never imported: what two tests share lives in test/helpers/.',
+      from: {},
+      to: { path: '[.]test[.]ts$' },
+    },
+    {
+      name: 'bench-imports-test-helpers-only',
+      severity: 'error',
+      comment: 'A bench may share a workload with the tests (test/helpers/), never a test file.',
+      from: { path: '^bench/' },
+      to: { path: '^test/', pathNot: ['^test/helpers/'] },
+    },
+    ...benchRoomRules,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

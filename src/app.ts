@@ -16,7 +16,9 @@ import { createRouter, type RouterListener } from './http/router.js';
 import { routeDispatch } from './store/route-dispatch.js';
 import { IDEMPOTENCY_ERRORS } from './store/idempotency-errors.js';
 import { CLUSTER_ERRORS } from './store/cluster-errors.js';
+import { STORAGE_ERRORS } from './store/storage-errors.js';
 import type { ClusterStatus } from './store/cluster-status.js';
+import type { StorageStatus } from './store/storage-status.js';
 import type { Identity } from './auth/identity.js';
 import { loadAuthConfig } from './auth/auth-config.js';
 import { AUTH_ERRORS } from './auth/auth-errors.js';
@@ -61,6 +63,9 @@ import { apiReference } from './openapi/openapi-routes.js';
 import { WEBHOOK_ERRORS } from './webhooks/webhook-errors.js';
 import { webhookRoutes } from './webhooks/webhook-routes.js';
 import { newSecret } from './webhooks/webhook-signature.js';
+import { REFRESH_ERRORS } from './refresh-tokens/refresh-errors.js';
+import { RefreshGrants } from './refresh-tokens/refresh-grants.js';
+import { refreshRoutes } from './refresh-tokens/refresh-routes.js';
 
 export interface AppParts {
   readonly config: ServiceConfig;
@@ -77,6 +82,8 @@ export interface AppParts {
   readonly orderEvents?: OrderEvents;
   /** DATABASE_URL: this instance's role and lag, for /health. */
   readonly cluster?: ClusterStatus;
+  /** DATA_DIR: whether its disk is full, for /health. */
+  readonly storage?: StorageStatus;
 }
 
 /** Every domain's error table; a code declared twice stops start-up. */
@@ -99,6 +106,8 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
     ORDER_EVENT_ERRORS,
     CLUSTER_ERRORS,
     WEBHOOK_ERRORS,
+    REFRESH_ERRORS,
+    STORAGE_ERRORS,
   ]);
 }
 
@@ -107,7 +116,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
  * its guard, run by one runner. Throws ConfigError when the protection
  * settings are wrong or PROTECT names a route that does not exist.
  */
-export function createApp({ config, store, log, drain, metrics, cardProcessor = new SimulatedCardProcessor(), claimSecret, orderEvents, cluster }: AppParts): RouterListener {
+export function createApp({ config, store, log, drain, metrics, cardProcessor = new SimulatedCardProcessor(), claimSecret, orderEvents, cluster, storage }: AppParts): RouterListener {
   const auth = loadAuthConfig(config.auth, { marketplace: config.marketplace });
   const tokens = createTokenService(auth.jwtSecret, auth.jwtTtlSeconds, { roles: config.marketplace, ...(claimSecret === undefined ? {} : { storeKey: claimSecret }) });
   const gate = new HashGate({ concurrency: auth.hashConcurrency, queueLimit: auth.hashQueueLimit });
@@ -127,7 +136,10 @@ export function createApp({ config, store, log, drain, metrics, cardProcessor = 
   const marketplace = config.marketplace ? shop() : [...productRoutes];
   const observability = metrics === undefined ? [] : metricsRoutes(metrics.registry);
   const reference = config.openapi ? apiReference({ basePath: config.basePath, docs: config.docs }) : undefined;
-  const routes = [...marketplace, ...produkteRoutes, ...authRoutes({ passwords: loginPasswords, tokens }), ...healthRoutes(cluster), ...observability, ...(reference?.routes ?? [])];
+  // REFRESH_TTL: /login answers a token pair, and the routes that spend and end them join; off, neither exists.
+  const grants = auth.refreshTtlSeconds === 0 ? undefined : new RefreshGrants({ store, tokens, accounts: auth.users, refreshTtlSeconds: auth.refreshTtlSeconds, accessTtlSeconds: auth.jwtTtlSeconds, log });
+  const login = [...authRoutes({ passwords: loginPasswords, tokens, ...(grants === undefined ? {} : { pairs: grants }) }), ...(grants === undefined ? [] : refreshRoutes(grants))];
+  const routes = [...marketplace, ...produkteRoutes, ...login, ...healthRoutes({ ...(cluster === undefined ? {} : { cluster }), ...(storage === undefined ? {} : { storage }) }), ...observability, ...(reference?.routes ?? [])];
   const errors = serviceErrors(config);
   // Described from the very list the router is given, once.
   reference?.describe({ routes, errors, auth, basePath: config.basePath, strict: config.strict });

@@ -4,20 +4,22 @@
  * has taken SIGINT and SIGTERM before this module was even loaded; the first
  * of them aborts `stopRequest`, whatever the start has reached by then.
  */
-import { ConfigError } from './config/config-error.js';
+import { ConfigError, refusalLine } from './config/config-error.js';
 import { loadConfig, type ServiceConfig } from './config/load-config.js';
 import { settingLookup } from './config/settings.js';
 import { StoreRefused } from './store/start-store-worker.js';
-import { DataDirInUse } from './store/data-dir-claim.js';
+import { DataDirFull, DataDirInUse } from './store/data-dir-claim.js';
 import { startStore, type StoreStart } from './store-start.js';
 
 /** Exit code for a setting that is wrong: the service never started. */
 const EXIT_BAD_CONFIG = 2;
 const EXIT_FAILURE = 1;
+/** DATA_DIR's disk failed a write or its sync (not for lack of room): the journal's state in memory cannot be trusted. */
+const EXIT_DISK_FAILED = 3;
 
 function exitOnConfigError(error: unknown): never {
   if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`catalogue: ${error.message}\n`);
+  process.stderr.write(refusalLine(error.message));
   process.exit(EXIT_BAD_CONFIG);
 }
 
@@ -30,8 +32,8 @@ function readConfig(args: readonly string[]): ServiceConfig {
 }
 
 function exitOnFailedStart(config: ServiceConfig, error: unknown): never {
-  // A DATA_DIR in use, a damaged journal, a store made with other settings: never serve, exit 2 like a bad setting.
-  if (error instanceof ConfigError || error instanceof StoreRefused || error instanceof DataDirInUse) exitOnConfigError(new ConfigError(error.message));
+  // A DATA_DIR in use or full, a damaged journal, a store made with other settings: never serve, exit 2 like a bad setting.
+  if (error instanceof ConfigError || error instanceof StoreRefused || error instanceof DataDirInUse || error instanceof DataDirFull) exitOnConfigError(new ConfigError(error.message));
   process.stderr.write(`catalogue: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`);
   process.exit(EXIT_FAILURE);
 }
@@ -57,7 +59,9 @@ export async function serve(args: readonly string[], stopRequest: AbortSignal): 
     service = await startService(config, log, {
       ...(store === undefined ? {} : { store }),
       stopRequest,
-      onStoreLost: () => {
+      onStoreLost: (loss) => {
+        // The service has said why in its one fatal line; a restart recovers from the disk.
+        if (loss === 'disk') process.exit(EXIT_DISK_FAILED);
         // The worker's memory is the catalogue: a replacement thread would
         // serve a freshly seeded one as if nothing had happened. Stop loudly.
         log.fatal('store worker stopped; its data is gone, so the service stops too');

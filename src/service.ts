@@ -4,6 +4,7 @@ import type { Logger } from './log/logger.js';
 import { BatchingStoreClient } from './store/store-client.js';
 import { StoreRefused, type StoreWorker, type StoreWorkerLocation } from './store/start-store-worker.js';
 import { ClusterStatus } from './store/cluster-status.js';
+import { StorageStatus } from './store/storage-status.js';
 import { withForwardedCommands } from './store/forwarded-commands.js';
 import { startStore, stopStore, type StoreStart } from './store-start.js';
 import { createApp } from './app.js';
@@ -26,9 +27,17 @@ export interface ServiceHandle {
   stop(): Promise<void>;
 }
 
+/**
+ * Why the store can serve no more: its thread died (`worker`), its journal
+ * in PostgreSQL cannot be written or its lease is lost (`journal`), or the
+ * disk of DATA_DIR failed a write or its sync for a reason other than room
+ * (`disk`: already said in one fatal line).
+ */
+export type StoreLoss = 'worker' | 'journal' | 'disk';
+
 export interface ServiceStartOptions {
   /** Called if the store worker dies while the service runs (its data is gone), or its journal cannot be written. */
-  readonly onStoreLost: () => void;
+  readonly onStoreLost: (loss: StoreLoss) => void;
   /** The built store worker; tests running the front from source point it at dist/. */
   readonly worker?: StoreWorkerLocation;
   /** The store, begun by the caller before it loaded the front (serve.ts); begun here when absent. */
@@ -86,7 +95,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   let stopping = false;
   pool.on('error', (error: Error) => log.error('store worker error', { error: error.message }));
   pool.on('workerDestroy', () => {
-    if (!stopping) options.onStoreLost();
+    if (!stopping) options.onStoreLost('worker');
   });
   const store = new BatchingStoreClient(channel, config.storeQueueLimit);
   const drain = { draining: false };
@@ -103,16 +112,24 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     webhooks?.sender.noticed(changes);
   });
   const metrics = config.metrics ? createServiceMetrics(store, recovery === undefined ? undefined : { recovery }, orderEvents?.stats, cluster, webhooks?.stats) : undefined;
+  const storage = config.dataDir === undefined ? undefined : new StorageStatus(log, config.dataDir);
   channel.listen((notice) => {
     metrics?.journal?.(notice);
+    storage?.noticed(notice);
     if (cluster !== undefined) clusterNotice(log, cluster, notice, orderEvents?.publish, webhooks?.sender);
     if (notice.notice === 'snapshot') log.info('journal: snapshot written', { seq: notice.seq, bytes: notice.bytes });
     if (notice.notice === 'indexes-built') log.info('search: the text index of q is built; until now q was answered by a scan', { milliseconds: notice.milliseconds });
     if (notice.notice === 'snapshot-failed') log.error('journal: a snapshot could not be made; the journal keeps growing until the next try', { reason: notice.reason });
     if (notice.notice !== 'journal-failed') return;
     // What the store holds is no longer what the disk holds: nothing more may be acknowledged.
-    log.fatal('the journal cannot be written; stopping so that a restart recovers what was acknowledged', { reason: notice.reason });
-    options.onStoreLost();
+    if (config.dataDir === undefined) {
+      log.fatal('the journal cannot be written; stopping so that a restart recovers what was acknowledged', { reason: notice.reason });
+      options.onStoreLost('journal');
+      return;
+    }
+    // Not a lack of room (that refuses writes and goes on): after a failed write or sync the page cache's state is unknown.
+    log.fatal('journal: the disk of DATA_DIR failed a write or its sync; stopping (exit code 3) so that a restart recovers what was acknowledged', { dataDir: config.dataDir, reason: notice.reason });
+    options.onStoreLost('disk');
   });
   let server: Server;
   let url: string;
@@ -127,6 +144,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       ...(claimSecret === undefined ? {} : { claimSecret }),
       ...(orderEvents === undefined ? {} : { orderEvents }),
       ...(cluster === undefined ? {} : { cluster }),
+      ...(storage === undefined ? {} : { storage }),
     });
     server = createServer(config, config.cluster === undefined ? app : withForwardedCommands(app, { store, secret: config.cluster.secret, basePath: config.basePath, log }));
     // A signal that came while the start ran without a pause (loading the
@@ -135,10 +153,13 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     if (options.stopRequest !== undefined) await pollOnce();
     if (stopRequested()) throw new StartStopped('stopped before listening');
     url = await listen(server, config);
+    // PORT=0 without CLUSTER_URL: the other instances reach this one where it is bound, known only now.
+    if (config.cluster !== undefined && config.cluster.url === undefined) await worker.channel.advertise(url);
     if (cluster === undefined || cluster.role === 'writer') webhooks?.sender.start();
   } catch (error) {
     stopping = true;
     clock?.stop();
+    storage?.stop();
     await stopStore(start);
     throw error;
   }
@@ -149,6 +170,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     async stop() {
       stopping = true;
       clock?.stop();
+      storage?.stop();
       // Streams never finish by themselves: each ends now with a last `retry:`, within the drain.
       orderEvents?.drain();
       await closeGracefully(listening, drain, config.connections.shutdownGraceMs);

@@ -36,7 +36,7 @@ export function startStore(config: ServiceConfig, location?: StoreWorkerLocation
       ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir, snapshotBytes: config.snapshotBytes }),
       ...(config.database === undefined || config.cluster === undefined
         ? {}
-        : { snapshotBytes: config.snapshotBytes, database: { ...config.database, instance: `${hostname()}:${process.pid}`, advertisedUrl: config.cluster.url, clusterSecret: config.cluster.secret } }),
+        : { snapshotBytes: config.snapshotBytes, database: { ...config.database, instance: `${hostname()}:${process.pid}`, advertisedUrl: config.cluster.url ?? null, clusterSecret: config.cluster.secret } }),
     },
     location,
     config.database === undefined ? undefined : stopRequest,

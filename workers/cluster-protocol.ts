@@ -19,7 +19,7 @@ export const FORWARD_PATH = '/_cluster/commands';
  * JOURNAL_UNAVAILABLE when the writer refused it because PostgreSQL does not
  * answer (nothing was applied).
  */
-export type ClusterStoreError = Extract<StoreResult, { kind: 'unavailable' }>['code'];
+export type ClusterStoreError = Exclude<Extract<StoreResult, { kind: 'unavailable' }>['code'], 'STORAGE_FULL'>;
 
 /** The body of a forward: the protocol is the store's, so an instance of another version refuses it rather than misread it. */
 export interface ForwardedBatch {

@@ -50,6 +50,13 @@ export class StoreDispatch {
     if (this.#followingChanges) this.followChanges();
   }
 
+  /** Replaces the whole store by the seed, as a start with no snapshot to restore begins it. */
+  restoreSeed(): void {
+    this.#parts = createStoreParts(this.options, this.clock, this.#seams);
+    this.#handlers = handlersOf(this.#parts, this.options.currency);
+    if (this.#followingChanges) this.followChanges();
+  }
+
   /** Whether a restore left indexes to be built after the start (buildPendingIndexes). */
   get indexesPending(): boolean {
     const parts = this.#parts;
@@ -93,6 +100,21 @@ export class StoreDispatch {
     if (this.#parts.mode !== 'marketplace') return;
     this.#parts.orders.changes.follow();
     this.#parts.webhooks.follow();
+  }
+
+  /**
+   * Runs `rebuild` (a restore and a replay: store-reload.ts) keeping none of
+   * what its writes make, then keeps it again if it was kept: a replay's
+   * changes went out when they ran live, or never.
+   */
+  withoutChanges<T>(rebuild: () => T): T {
+    const following = this.#followingChanges;
+    this.#followingChanges = false;
+    try {
+      return rebuild();
+    } finally {
+      if (following) this.followChanges();
+    }
   }
 
   /** What the writes made since the last call, to go out with the batch's answer; undefined when nothing. */

@@ -38,6 +38,8 @@ import { paymentAnswers, paymentCommands } from './payments/payment-commands.js'
 import type { AnswerSource, AnswerSourceName } from './idempotency/idempotency-keys.js';
 import { WebhookStore } from './webhooks/webhook-store.js';
 import { webhookCommands } from './webhooks/webhook-commands.js';
+import { RefreshFamilies } from './refresh-tokens/refresh-families.js';
+import { refreshCommands } from './refresh-tokens/refresh-commands.js';
 
 /** The handlers of one mode; a command of the other mode is unknown there. */
 export type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
@@ -51,11 +53,12 @@ export interface StoreSeams {
   readonly orders?: OrderPayments;
 }
 
-/** Sections 2 to 6: the seed's /products, quirks and all. */
+/** Sections 2 to 6: the seed's /products, quirks and all; refresh tokens for /login's accounts (REFRESH_TTL). */
 export interface CatalogueParts {
   readonly mode: 'catalogue';
   readonly products: ProductStore;
   readonly produkte: ProdukteStore;
+  readonly refreshTokens: RefreshFamilies;
 }
 
 /** Section 7: the shop's domains, sharing one event bus so a write's consequences land in the same command. */
@@ -73,6 +76,7 @@ export interface MarketplaceParts {
   readonly payments: PaymentLedger;
   /** Section 8: the endpoints, the events and their deliveries, fed by the bus. */
   readonly webhooks: WebhookStore;
+  readonly refreshTokens: RefreshFamilies;
   /** What the keys' rebuilt answers are made from (a payment's 201 from the ledger): a restore of the keys links them here again. */
   readonly answerSources: Readonly<Record<AnswerSourceName, AnswerSource>>;
 }
@@ -87,8 +91,9 @@ export type StoreParts = CatalogueParts | MarketplaceParts;
 export function createStoreParts(options: StoreWorkerData, clock: StoreClock, seams: StoreSeams = {}, start: 'seeded' | 'empty' = 'seeded'): StoreParts {
   const seeded = start === 'seeded';
   const produkte = new ProdukteStore(seeded ? SEED_PRODUCTS.map(({ name, price }) => ({ name, price })) : []);
+  const refreshTokens = new RefreshFamilies(clock.ms);
   if (!options.marketplace) {
-    return { mode: 'catalogue', products: new ProductStore(options.strict ? 'highest-plus-one' : 'count-plus-one', seeded ? SEED_PRODUCTS : []), produkte };
+    return { mode: 'catalogue', products: new ProductStore(options.strict ? 'highest-plus-one' : 'count-plus-one', seeded ? SEED_PRODUCTS : []), produkte, refreshTokens };
   }
   const { currency, orderPaymentTtlSeconds } = options;
   const events = new StoreEvents();
@@ -112,6 +117,7 @@ export function createStoreParts(options: StoreWorkerData, clock: StoreClock, se
     keys: new IdempotencyKeys(clock.ms),
     payments,
     webhooks,
+    refreshTokens,
     answerSources: { payment: paymentAnswers(payments) },
   };
 }
@@ -125,7 +131,7 @@ export function handlerOf(handlers: ModeHandlers, command: StoreCommand): (comma
 
 /** One table: every command kind of the mode → its domain's handler. */
 export function handlersOf(parts: StoreParts, currency: string): ModeHandlers {
-  if (parts.mode === 'catalogue') return { ...productCommands(parts.products), ...produkteCommands(parts.produkte) };
+  if (parts.mode === 'catalogue') return { ...productCommands(parts.products), ...produkteCommands(parts.produkte), ...refreshCommands(parts.refreshTokens) };
   const { catalog, reviews, users, addresses, wishLists, carts, orders, keys, payments, webhooks, answerSources } = parts;
   const domains: ModeHandlers = {
     ...catalogCommands(catalog, reviews),
@@ -140,6 +146,7 @@ export function handlersOf(parts: StoreParts, currency: string): ModeHandlers {
     ...paymentCommands(payments, keys, answerSources.payment),
     ...produkteCommands(parts.produkte),
     ...webhookCommands(webhooks),
+    ...refreshCommands(parts.refreshTokens),
   };
   // Any domain's command may run under an idempotency key (a route that declares one).
   return { ...domains, ...idempotencyCommands(keys, (command) => handlerOf(domains, command)(command)) };

@@ -28,9 +28,10 @@ import type { OrderEventCommand, OrderEvents, PackedOrderChanges } from './order
 import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-protocol.js';
 import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
 import type { WebhookCommand, WebhookSends } from './webhooks/webhook-protocol.js';
+import type { RefreshCommand, RefreshHolder } from './refresh-tokens/refresh-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 13;
+export const STORE_PROTOCOL_VERSION = 14;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =
@@ -46,6 +47,7 @@ export type StoreCommand =
   | OrderEventCommand
   | PaymentCommand
   | WebhookCommand
+  | RefreshCommand
   | IdempotentRun<StoreCommand>;
 
 export type StoreCommandKind = StoreCommand['kind'];
@@ -70,6 +72,16 @@ export interface StoreBatch {
 export interface StoreHandOver {
   readonly protocol: typeof STORE_PROTOCOL_VERSION;
   readonly handOver: true;
+}
+
+/**
+ * DATABASE_URL with PORT=0 and no CLUSTER_URL: the address the front is
+ * bound to, sent once it listens (the store started before), to be kept in
+ * the lease while this instance writes. Answered with an empty PackedResults.
+ */
+export interface StoreAdvertise {
+  readonly protocol: typeof STORE_PROTOCOL_VERSION;
+  readonly advertise: string;
 }
 
 /** Piscina's one task: the port the batches travel on from now on (sent in the task's transferList). */
@@ -177,6 +189,15 @@ export type StoreNotice =
   | { readonly notice: 'indexes-built'; readonly milliseconds: number }
   /** The journal cannot be written: nothing more will be acknowledged, and the service must stop. */
   | { readonly notice: 'journal-failed'; readonly reason: string }
+  /**
+   * DATA_DIR: a flush found no room on the disk. Nothing after `seq` is kept: the `undone` commands after it were
+   * dropped and the store reloaded to the journal's state (in `reloadMs`), so every answer held for a command after
+   * `seq` is refused (STORAGE_FULL) and never given out, nor the orders' changes held with it; writes are refused
+   * until `storage-available`.
+   */
+  | { readonly notice: 'storage-full'; readonly seq: number; readonly undone: number; readonly reloadMs: number; readonly reason: string }
+  /** DATA_DIR: the disk has room again, after `afterSeconds` full: writes are taken. */
+  | { readonly notice: 'storage-available'; readonly afterSeconds: number }
   /** DATABASE_URL, a follower: the journal is applied up to `seq`; the writer has said it appended up to `headSeq`. */
   | { readonly notice: 'applied'; readonly seq: number; readonly headSeq: number }
   /** DATABASE_URL, a follower: `commands` writes were sent to the writer (answered or not). */
@@ -227,11 +248,17 @@ export type StoreResult =
   | { readonly kind: 'replayed'; readonly answer: RememberedAnswer }
   /** A charge began (payments.begin): what the front asks the card processor for, never an HTTP body. */
   | { readonly kind: 'charging'; readonly charge: ChargeStarted }
+  /** A refresh token rotated (refresh.rotate): whom the new access token names, for the front to issue it; never an HTTP body. */
+  | { readonly kind: 'refreshed'; readonly holder: RefreshHolder }
   /** Where an order event stream starts or resumes (orders.events, orders.changes): for the stream, never an HTTP body. */
   | { readonly kind: 'order-events'; readonly events: OrderEvents }
   /** What the webhook sender is to attempt now (webhooks.due): for the sender, never an HTTP body (it holds secrets). */
   | { readonly kind: 'webhook-sends'; readonly sends: WebhookSends }
-  /** DATABASE_URL: a write no writer answered, or one the writer refused while PostgreSQL is away (cluster-protocol.ts says what each code promises). */
-  | { readonly kind: 'unavailable'; readonly code: 'WRITER_UNAVAILABLE' | 'WRITER_LOST' | 'JOURNAL_UNAVAILABLE' }
+  /**
+   * A write the journal could not take: DATABASE_URL, one no writer answered, or one the writer refused while
+   * PostgreSQL is away (cluster-protocol.ts says what each code promises); DATA_DIR, STORAGE_FULL: refused, or
+   * undone, while its disk has no room (nothing of it was applied).
+   */
+  | { readonly kind: 'unavailable'; readonly code: 'WRITER_UNAVAILABLE' | 'WRITER_LOST' | 'JOURNAL_UNAVAILABLE' | 'STORAGE_FULL' }
   /** The command threw inside the worker; the store is unchanged by it. */
   | { readonly kind: 'failed'; readonly reason: string };

@@ -63,8 +63,12 @@ export interface StoreDatabase {
   readonly leaseSeconds: number;
   /** How this instance names itself in the lease (host and pid). */
   readonly instance: string;
-  /** CLUSTER_URL: where the other instances reach this one's API (BASE_PATH included), kept in the lease while it writes. */
-  readonly advertisedUrl: string;
+  /**
+   * CLUSTER_URL: where the other instances reach this one's API (BASE_PATH
+   * included), kept in the lease while it writes; null until the front says
+   * the address it is bound to (PORT=0 without CLUSTER_URL: StoreAdvertise).
+   */
+  readonly advertisedUrl: string | null;
   /** CLUSTER_SECRET: what a forward to the writer carries; never logged. */
   readonly clusterSecret: string;
 }
@@ -80,7 +84,7 @@ export function readStoreWorkerData(data: unknown): StoreWorkerData {
     (dataDir !== undefined && typeof dataDir !== 'string') ||
     (snapshotBytes !== undefined && typeof snapshotBytes !== 'number') ||
     (database !== undefined &&
-      (typeof url !== 'string' || typeof leaseSeconds !== 'number' || typeof instance !== 'string' || typeof advertisedUrl !== 'string' || typeof clusterSecret !== 'string'))
+      (typeof url !== 'string' || typeof leaseSeconds !== 'number' || typeof instance !== 'string' || (advertisedUrl !== null && typeof advertisedUrl !== 'string') || typeof clusterSecret !== 'string'))
   ) {
     throw new Error('the store worker needs workerData { strict: boolean, marketplace: boolean, currency: string, orderPaymentTtlSeconds: number, dataDir?: string, snapshotBytes?: number, database?: { url, leaseSeconds, instance, advertisedUrl, clusterSecret } }');
   }
@@ -93,6 +97,6 @@ export function readStoreWorkerData(data: unknown): StoreWorkerData {
     ...(snapshotBytes === undefined ? {} : { snapshotBytes }),
     ...(database === undefined
       ? {}
-      : { database: { url: url as string, leaseSeconds: leaseSeconds as number, instance: instance as string, advertisedUrl: advertisedUrl as string, clusterSecret: clusterSecret as string } }),
+      : { database: { url: url as string, leaseSeconds: leaseSeconds as number, instance: instance as string, advertisedUrl: advertisedUrl as string | null, clusterSecret: clusterSecret as string } }),
   };
 }

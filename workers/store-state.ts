@@ -36,22 +36,26 @@ import type { CartsState } from './carts/carts.js';
 import type { OrderStoreState } from './orders/order-state.js';
 import type { IdempotencyKeysState } from './idempotency/idempotency-keys.js';
 import type { PaymentLedgerState } from './payments/payment-ledger.js';
+import type { RefreshFamiliesState } from './refresh-tokens/refresh-families.js';
 import type { WebhookStoreState } from './webhooks/webhook-store.js';
 
 /**
  * Bumped whenever any part's state changes shape or meaning: a store refuses
  * a state of another version rather than guess at it. Version 2 added the
- * webhooks; a state of version 1 is the same store before them and is read
- * as one without endpoints (a DATA_DIR made before the upgrade starts).
+ * refresh-token families, version 3 the marketplace's webhooks. An older
+ * state is read as holding none of what came after it (a DATA_DIR's
+ * snapshot survives the upgrade).
  */
-export const STORE_STATE_VERSION = 2;
-const READABLE_VERSIONS: readonly unknown[] = [1, STORE_STATE_VERSION];
+export const STORE_STATE_VERSION = 3;
+type ReadableVersion = 1 | 2 | typeof STORE_STATE_VERSION;
+const READABLE_VERSIONS: readonly unknown[] = [1, 2, STORE_STATE_VERSION];
 
 /** The settings that change what commands do: a state restores only into a store made with the same. */
 export type StoreStateSettings = Pick<StoreWorkerData, 'strict' | 'marketplace' | 'currency' | 'orderPaymentTtlSeconds'>;
 
 interface StateHeader {
-  readonly version: typeof STORE_STATE_VERSION;
+  /** A capture is of this version; a state read may be older: version 1 has no refreshTokens, versions 1 and 2 no webhooks. */
+  readonly version: ReadableVersion;
   readonly settings: StoreStateSettings;
 }
 
@@ -59,6 +63,7 @@ export interface CatalogueState extends StateHeader {
   readonly mode: 'catalogue';
   readonly products: ProductStoreState;
   readonly produkte: ProdukteStoreState;
+  readonly refreshTokens: RefreshFamiliesState;
 }
 
 export interface MarketplaceState extends StateHeader {
@@ -73,6 +78,7 @@ export interface MarketplaceState extends StateHeader {
   readonly orders: OrderStoreState;
   readonly keys: IdempotencyKeysState;
   readonly payments: PaymentLedgerState;
+  readonly refreshTokens: RefreshFamiliesState;
   readonly webhooks: WebhookStoreState;
 }
 
@@ -96,7 +102,7 @@ function settingsOf(options: StoreWorkerData): StoreStateSettings {
 
 export function captureStoreState(parts: StoreParts, options: StoreWorkerData): StoreState {
   const header = { version: STORE_STATE_VERSION, settings: settingsOf(options) } as const;
-  if (parts.mode === 'catalogue') return { ...header, mode: 'catalogue', products: parts.products.captureState(), produkte: parts.produkte.captureState() };
+  if (parts.mode === 'catalogue') return { ...header, mode: 'catalogue', products: parts.products.captureState(), produkte: parts.produkte.captureState(), refreshTokens: parts.refreshTokens.captureState() };
   return {
     ...header,
     mode: 'marketplace',
@@ -110,6 +116,7 @@ export function captureStoreState(parts: StoreParts, options: StoreWorkerData): 
     orders: parts.orders.captureState(),
     keys: parts.keys.captureState(),
     payments: parts.payments.captureState(),
+    refreshTokens: parts.refreshTokens.captureState(),
     webhooks: parts.webhooks.captureState(),
   };
 }
@@ -122,7 +129,7 @@ export function captureStoreState(parts: StoreParts, options: StoreWorkerData): 
 function checkedState(state: unknown, options: StoreWorkerData): StoreState {
   const { version, mode, settings } = (state ?? {}) as Partial<Record<keyof StoreState, unknown>>;
   if (!READABLE_VERSIONS.includes(version)) {
-    throw new StoreStateMismatch(`a store state of version ${JSON.stringify(version)}, and this store reads version ${STORE_STATE_VERSION} (and 1, from before the webhooks) only`);
+    throw new StoreStateMismatch(`a store state of version ${JSON.stringify(version)}, and this store reads versions ${READABLE_VERSIONS.join(', ')} only`);
   }
   const wanted = settingsOf(options);
   const held = (settings ?? {}) as Partial<StoreStateSettings>;
@@ -144,6 +151,8 @@ export function restoreStoreParts(options: StoreWorkerData, clock: StoreClock, s
   const checked = checkedState(state, options);
   const parts = createStoreParts(options, clock, seams, 'empty');
   parts.produkte.restoreState(checked.produkte);
+  // Version 1 had no refresh tokens: the part stays empty.
+  if (checked.version !== 1) parts.refreshTokens.restoreState(checked.refreshTokens);
   if (parts.mode === 'catalogue' && checked.mode === 'catalogue') {
     parts.products.restoreState(checked.products);
   } else if (parts.mode === 'marketplace' && checked.mode === 'marketplace') {
@@ -156,8 +165,8 @@ export function restoreStoreParts(options: StoreWorkerData, clock: StoreClock, s
     parts.orders.restoreState(checked.orders);
     parts.keys.restoreState(checked.keys, parts.answerSources);
     parts.payments.restoreState(checked.payments);
-    // Absent from a state of version 1, made before there were webhooks.
-    if ((checked.webhooks as WebhookStoreState | undefined) !== undefined) parts.webhooks.restoreState(checked.webhooks);
+    // Versions 1 and 2 were made before there were webhooks: the part stays empty.
+    if (checked.version === STORE_STATE_VERSION) parts.webhooks.restoreState(checked.webhooks);
   }
   return parts;
 }

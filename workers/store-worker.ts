@@ -13,7 +13,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import { PACKED_EMPTY, PACKED_OTHER, STORE_PROTOCOL_VERSION, type PackedResults, type PostedBatch, type StoreBatchAnswer, type StoreCommand, type StoreConnect, type StoreHandOver, type StoreNotice, type StoreResult } from './store-protocol.js';
+import { PACKED_EMPTY, PACKED_OTHER, STORE_PROTOCOL_VERSION, type PackedResults, type PostedBatch, type StoreBatchAnswer, type StoreCommand, type StoreAdvertise, type StoreConnect, type StoreHandOver, type StoreNotice, type StoreResult } from './store-protocol.js';
 import { readStoreWorkerData, type StoreDatabase, type StoreStarted } from './store-start-protocol.js';
 import { StoreDispatch } from './store-dispatch.js';
 import { answerTransfers } from './answer-transfers.js';
@@ -21,6 +21,7 @@ import { openJournal } from './journal/open-journal.js';
 import { JournalDamage } from './journal/journal-reader.js';
 import { SettingsMismatch } from './journal/store-settings-file.js';
 import { StoreStateMismatch } from './store-state.js';
+import { isOutOfSpace } from './journal/out-of-space.js';
 import type { GroupCommit } from './journal/group-commit.js';
 import type { SharedJournal } from './journal/postgres/open-postgres-journal.js';
 
@@ -70,7 +71,11 @@ function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAn
 }
 
 function startJournal(port: MessagePort, dataDir: string): { journal: GroupCommit; started: StoreStarted } {
-  const { commit, summary } = openJournal(store, dataDir, (notice: StoreNotice) => port.postMessage(notice));
+  const { commit, summary } = openJournal(store, dataDir, (notice: StoreNotice) => {
+    port.postMessage(notice);
+    // A full disk reloaded the store from its newest snapshot: the text index of q is built again, a slice a turn.
+    if (notice.notice === 'storage-full') buildPendingIndexes(port);
+  });
   return { journal: commit, started: { started: true, recovery: summary } };
 }
 
@@ -83,6 +88,12 @@ function startJournal(port: MessagePort, dataDir: string): { journal: GroupCommi
 async function answerShared(posted: unknown, shared: SharedJournal): Promise<StoreBatchAnswer> {
   if ((posted as Partial<StoreHandOver> | undefined)?.handOver === true) {
     await shared.handOver();
+    return [];
+  }
+  const advertised = (posted as Partial<StoreAdvertise> | undefined)?.advertise;
+  if (typeof advertised === 'string') {
+    // Run in turn with the batches and a promotion (serially), so a lease taken meanwhile gets the address too.
+    await shared.advertise(advertised).catch(() => undefined);
     return [];
   }
   const forwarded = (posted as Partial<PostedBatch> | undefined)?.forwarded === true;
@@ -131,6 +142,8 @@ export default async function connectStore(connect: unknown): Promise<StoreStart
   } catch (error) {
     // Damage, other settings or a snapshot of another version: the store must not serve (exit code 2); anything else is a plain failure.
     if (error instanceof JournalDamage || error instanceof SettingsMismatch || error instanceof StoreStateMismatch) return { started: false, reason: error.message };
+    // A start that must write (a torn tail to cut, a new segment, store.json) on a full disk: refused as well, naming the folder.
+    if (isOutOfSpace(error)) return { started: false, reason: `DATA_DIR ${options.dataDir ?? ''} has no room for what the start must write (${error.message}); free space on its disk and start again` };
     throw error;
   }
   // Recovery is over: from now on what the writes make goes out with each answer (the order events, the webhooks' news).
@@ -157,12 +170,20 @@ export default async function connectStore(connect: unknown): Promise<StoreStart
  * the batches that came meanwhile run between two slices; the front hears
  * when it is done.
  */
+let buildingIndexes = false;
+
 function buildPendingIndexes(port: MessagePort): void {
-  if (!store.indexesPending) return;
+  // One build at a time: a reload during a build leaves it to go on with the new parts.
+  if (buildingIndexes || !store.indexesPending) return;
+  buildingIndexes = true;
   const started = performance.now();
   const step = (): void => {
-    if (store.buildPendingIndexes(TEXT_IDS_PER_TURN)) setImmediate(step);
-    else port.postMessage({ notice: 'indexes-built', milliseconds: Math.round(performance.now() - started) } satisfies StoreNotice);
+    if (store.buildPendingIndexes(TEXT_IDS_PER_TURN)) {
+      setImmediate(step);
+      return;
+    }
+    buildingIndexes = false;
+    port.postMessage({ notice: 'indexes-built', milliseconds: Math.round(performance.now() - started) } satisfies StoreNotice);
   };
   setImmediate(step);
 }

@@ -13,6 +13,10 @@ export interface AuthConfig {
   readonly jwtSecret: string;
   readonly jwtTtlSeconds: number;
   readonly rules: readonly ProtectionRule[];
+  /** API_KEY_QUERY: an API key is also taken from the `api_key` query parameter. */
+  readonly apiKeyQuery: boolean;
+  /** REFRESH_TTL: seconds a refresh token is valid; 0: /login issues none (and /token/refresh and /logout are not served). */
+  readonly refreshTtlSeconds: number;
   /** Failed logins per username and address in 15 minutes before 429; 0 turns throttling off. */
   readonly loginMaxFailures: number;
   readonly hashConcurrency: number;
@@ -42,6 +46,10 @@ export function loadAuthConfig(raw: AuthSettings, options: { readonly marketplac
   if (raw.jwtSecret !== undefined && Buffer.byteLength(raw.jwtSecret) < MIN_SECRET_BYTES) {
     throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes long`);
   }
+  if (raw.apiKeyQuery && apiKeys.size === 0) throw new ConfigError('API_KEY_QUERY=1 needs API_KEYS: there is no key to take from the query');
+  if (raw.refreshTtlSeconds > 0 && users.size === 0 && !options.marketplace) throw new ConfigError('REFRESH_TTL needs AUTH_USERS (or MARKETPLACE=1): without accounts nobody can log in for a refresh token');
+  // A refresh token is for getting the next access token: one that dies first is never of use.
+  if (raw.refreshTtlSeconds > 0 && raw.refreshTtlSeconds <= raw.jwtTtlSeconds) throw new ConfigError(`REFRESH_TTL (${raw.refreshTtlSeconds}) must be longer than JWT_TTL (${raw.jwtTtlSeconds}): a refresh token outlives the access tokens it renews`);
   for (const rule of rules) {
     const where = `PROTECT rule "${rule.method} ${rule.path}=${rule.scheme}"`;
     if (rule.scheme === 'basic' && users.size === 0) throw new ConfigError(`${where} needs AUTH_USERS`);
@@ -56,6 +64,8 @@ export function loadAuthConfig(raw: AuthSettings, options: { readonly marketplac
     jwtSecret: raw.jwtSecret ?? randomBytes(MIN_SECRET_BYTES).toString('base64url'),
     jwtTtlSeconds: raw.jwtTtlSeconds,
     rules,
+    apiKeyQuery: raw.apiKeyQuery,
+    refreshTtlSeconds: raw.refreshTtlSeconds,
     loginMaxFailures: raw.loginMaxFailures,
     hashConcurrency: raw.hashConcurrency,
     hashQueueLimit: raw.hashQueueLimit,

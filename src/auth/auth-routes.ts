@@ -1,7 +1,7 @@
-import type { TokenService } from './tokens.js';
+import type { TokenService, TokenSubject } from './tokens.js';
 import type { PasswordCheck } from './password-check.js';
 import { routesOf } from './identity.js';
-import { errorReply, jsonReply } from '../http/reply.js';
+import { errorReply, jsonReply, type Reply } from '../http/reply.js';
 import type { Validated } from '../http/route.js';
 import type { AuthErrorCode } from './auth-errors.js';
 import { dataAnswer, jsonAnswer, record, type JsonSchema } from '../http/route-doc.js';
@@ -12,12 +12,28 @@ const LOGIN_BODY: JsonSchema = {
   required: ['username', 'password'],
   examples: [{ username: 'alice', password: 'secret' }],
 };
-const TOKEN: JsonSchema = record({ token: { type: 'string', description: 'An HS256 JWT for `Authorization: Bearer`' } }, { title: 'Token' });
+const ACCESS_TOKEN: JsonSchema = { type: 'string', description: 'An HS256 JWT for `Authorization: Bearer`' };
+const TOKEN: JsonSchema = record({ token: ACCESS_TOKEN }, { title: 'Token' });
+/** /login's answer with REFRESH_TTL, and POST /token/refresh's. */
+export const TOKEN_PAIR: JsonSchema = record(
+  {
+    token: ACCESS_TOKEN,
+    refreshToken: { type: 'string', pattern: '^[A-Za-z0-9_-]{86}$', description: 'Opaque; for POST /token/refresh (once) and POST /logout' },
+    expiresIn: { type: 'integer', minimum: 1, description: "The access token's lifetime in seconds (JWT_TTL)" },
+  },
+  { title: 'TokenPair' },
+);
 const GREETING: JsonSchema = record({ username: { type: 'string' }, scheme: { type: 'string', enum: ['basic', 'apikey', 'bearer', 'none'] } }, { examples: [{ username: 'alice', scheme: 'bearer' }] });
+
+/** With REFRESH_TTL, what answers an accepted login in place of `{"token"}` alone: a token pair (src/refresh-tokens/). */
+export interface LoginPairs {
+  issue(subject: TokenSubject): Promise<Reply>;
+}
 
 export interface AuthRouteParts {
   readonly passwords: PasswordCheck;
   readonly tokens: TokenService;
+  readonly pairs?: LoginPairs;
 }
 
 const route = routesOf<never>();
@@ -31,7 +47,7 @@ interface LoginAttempt {
 const anyAttempt = (value: unknown): Validated<LoginAttempt> => ({ ok: true, value: typeof value === 'object' && value !== null ? (value as LoginAttempt) : { username: undefined, password: undefined } });
 
 /** POST /login, which issues Bearer tokens, and GET /me, the seed's endpoint that greets the caller. */
-export function authRoutes({ passwords, tokens }: AuthRouteParts) {
+export function authRoutes({ passwords, tokens, pairs }: AuthRouteParts) {
   return [
     route({
       method: 'POST',
@@ -41,14 +57,14 @@ export function authRoutes({ passwords, tokens }: AuthRouteParts) {
       // The body holds a password: a parse error must not quote it back.
       body: { validate: anyAttempt, quoteParseError: false },
       // The marketplace looks customers up in the store: a busy one is 503.
-      doc: { answers: { 200: jsonAnswer(TOKEN) }, body: LOGIN_BODY, errors: ['LOGIN_INVALID', 'LOGIN_THROTTLED', 'HASHING_BUSY', 'STORE_BUSY'] },
+      doc: { answers: { 200: jsonAnswer(pairs === undefined ? TOKEN : TOKEN_PAIR) }, body: LOGIN_BODY, errors: ['LOGIN_INVALID', 'LOGIN_THROTTLED', 'HASHING_BUSY', 'STORE_BUSY'] },
       action: {
         async handle({ clientAddress, body: { username, password } }) {
           const outcome = await passwords.check(clientAddress, username, password);
           switch (outcome.kind) {
             case 'accepted':
               // No data wrapper: the seed shows {"token": ...}.
-              return jsonReply(200, JSON.stringify({ token: tokens.issue(outcome.subject) }));
+              return pairs === undefined ? jsonReply(200, JSON.stringify({ token: tokens.issue(outcome.subject) })) : pairs.issue(outcome.subject);
             case 'rejected':
               return errorReply('LOGIN_INVALID' satisfies AuthErrorCode);
             case 'throttled':

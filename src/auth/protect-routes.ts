@@ -4,7 +4,8 @@ import type { AuthConfig } from './auth-config.js';
 import type { TokenService } from './tokens.js';
 import type { PasswordCheck } from './password-check.js';
 import type { Identity, RouteProtection, ServiceRoute } from './identity.js';
-import { orQueryToken, requireAdmin, requireApiKey, requireBasic, requireBearer, requireBearerOrApiKey, type GuardKind } from './schemes.js';
+import { orQueryToken, requireAdmin, requireApiKey, requireBasic, requireBearer, requireBearerOrApiKey, type ApiKeyCheck, type GuardKind } from './schemes.js';
+import { keyReader } from './presented-key.js';
 import { defaultRules, schemeFor } from './protection-rules.js';
 
 export interface Credentials {
@@ -34,16 +35,17 @@ export function protectRoutes<Command>(
   }
 
   const { tokens } = credentials;
+  const keys: ApiKeyCheck = { keys: auth.apiKeys, read: keyReader(auth.apiKeyQuery) };
   const bearer = requireBearer(tokens);
-  const tokenOrKey = requireBearerOrApiKey(auth.apiKeys, tokens);
+  const tokenOrKey = requireBearerOrApiKey(keys, tokens);
   const guards: Readonly<Record<Exclude<GuardKind, 'none'>, Guard<Identity>>> = {
     basic: requireBasic(credentials.passwords),
-    apikey: requireApiKey(auth.apiKeys),
+    apikey: requireApiKey(keys),
     bearer,
-    admin: requireAdmin(auth.apiKeys, tokens),
-    'bearer-or-query': orQueryToken(bearer, tokens, ['authorization']),
+    admin: requireAdmin(keys, tokens),
+    'bearer-or-query': orQueryToken(bearer, tokens, (req) => req.headers.authorization !== undefined),
     'token-or-key': tokenOrKey,
-    'token-or-key-or-query': orQueryToken(tokenOrKey, tokens, ['authorization', 'x-api-key']),
+    'token-or-key-or-query': orQueryToken(tokenOrKey, tokens, (req) => req.headers.authorization !== undefined || keys.read(req) !== undefined),
   };
   return routes.map((definition) => {
     const kind = guardKindOf(definition, auth);

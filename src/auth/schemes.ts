@@ -7,6 +7,7 @@ import type { TokenService } from './tokens.js';
 import type { AuthErrorCode } from './auth-errors.js';
 import type { PasswordCheck } from './password-check.js';
 import type { Identity } from './identity.js';
+import { CONFLICTING_KEYS, type KeyReader, type PresentedKey } from './presented-key.js';
 
 /**
  * The guards of the three schemes. Each checks a request's credentials before
@@ -45,10 +46,15 @@ export function requireBasic(passwords: PasswordCheck): Guard<Identity> {
   };
 }
 
+/** API_KEYS, and how a request presents one (the header; with API_KEY_QUERY=1 the query too). */
+export interface ApiKeyCheck {
+  readonly keys: ApiKeyRing;
+  readonly read: KeyReader;
+}
+
 // API keys are the services' credentials: administrators in the marketplace.
-function apiKeyCaller(req: IncomingMessage, keys: ApiKeyRing): GuardOutcome<Identity> {
-  const presented = req.headers['x-api-key'];
-  const label = typeof presented === 'string' ? keys.labelOf(presented) : undefined;
+function apiKeyCaller(presented: PresentedKey, keys: ApiKeyRing): GuardOutcome<Identity> {
+  const label = presented === undefined || presented === CONFLICTING_KEYS ? undefined : keys.labelOf(presented);
   if (label === undefined) return refuse('API_KEY_INVALID');
   return { caller: { username: label, scheme: 'apikey', role: 'admin' } };
 }
@@ -62,19 +68,20 @@ function bearerCaller(req: IncomingMessage, tokens: TokenService): GuardOutcome<
   return { caller: identity };
 }
 
-export const requireApiKey = (keys: ApiKeyRing): Guard<Identity> => (req) => apiKeyCaller(req, keys);
+export const requireApiKey = ({ keys, read }: ApiKeyCheck): Guard<Identity> => (req) => apiKeyCaller(read(req), keys);
 
 export const requireBearer = (tokens: TokenService): Guard<Identity> => (req) => bearerCaller(req, tokens);
 
 /**
- * The marketplace's `admin` scheme: a request carrying `x-api-key` is judged
- * as the apikey scheme; otherwise as bearer, and a valid token without the
- * admin role is refused with 403 `{"error"}` (it proved who it is, but may
- * not do this).
+ * The marketplace's `admin` scheme: a request carrying an API key
+ * (`x-api-key`, or with API_KEY_QUERY=1 `api_key`) is judged as the apikey
+ * scheme; otherwise as bearer, and a valid token without the admin role is
+ * refused with 403 `{"error"}` (it proved who it is, but may not do this).
  */
-export function requireAdmin(keys: ApiKeyRing, tokens: TokenService): Guard<Identity> {
+export function requireAdmin({ keys, read }: ApiKeyCheck, tokens: TokenService): Guard<Identity> {
   return (req) => {
-    if (req.headers['x-api-key'] !== undefined) return apiKeyCaller(req, keys);
+    const presented = read(req);
+    if (presented !== undefined) return apiKeyCaller(presented, keys);
     const outcome = bearerCaller(req, tokens);
     if ('kind' in outcome || outcome.caller.role === 'admin') return outcome;
     return refuse('ADMIN_REQUIRED');
@@ -84,23 +91,28 @@ export function requireAdmin(keys: ApiKeyRing, tokens: TokenService): Guard<Iden
 /**
  * The guard of `token-or-key` routes, whatever PROTECT says: a Bearer token
  * of any role (the access rule then judges the role), or, for
- * administrators, a request carrying `x-api-key`, judged as the apikey
+ * administrators, a request carrying an API key, judged as the apikey
  * scheme as in the admin scheme. No credential: 401 with the Bearer
  * challenge.
  */
-export function requireBearerOrApiKey(keys: ApiKeyRing, tokens: TokenService): Guard<Identity> {
-  return (req) => (req.headers['x-api-key'] !== undefined ? apiKeyCaller(req, keys) : bearerCaller(req, tokens));
+export function requireBearerOrApiKey({ keys, read }: ApiKeyCheck, tokens: TokenService): Guard<Identity> {
+  return (req) => {
+    const presented = read(req);
+    return presented !== undefined ? apiKeyCaller(presented, keys) : bearerCaller(req, tokens);
+  };
 }
 
 /**
  * Adds the query token to a guard, for the event streams: a request with
- * none of the guard's headers may carry its token as `access_token` in the
- * query, since a browser's EventSource cannot set headers. A header always
- * wins; the query is never logged (the access log has the route template only).
+ * none of the guard's credentials (`carriesOwn`: its headers, and an
+ * `api_key` with API_KEY_QUERY=1) may carry its token as `access_token` in
+ * the query, since a browser's EventSource cannot set headers. The guard's
+ * own credential always wins; the query is never logged (the access log has
+ * the route template only).
  */
-export function orQueryToken(guard: Guard<Identity>, tokens: TokenService, headers: readonly ('authorization' | 'x-api-key')[]): Guard<Identity> {
+export function orQueryToken(guard: Guard<Identity>, tokens: TokenService, carriesOwn: (req: IncomingMessage) => boolean): Guard<Identity> {
   return (req, clientAddress) => {
-    if (headers.some((name) => req.headers[name] !== undefined)) return guard(req, clientAddress);
+    if (carriesOwn(req)) return guard(req, clientAddress);
     const question = req.url?.indexOf('?') ?? -1;
     const given = question === -1 ? [] : new URLSearchParams(req.url?.slice(question + 1)).getAll(QUERY_TOKEN);
     if (given.length === 0) return refuse('TOKEN_REQUIRED');

@@ -2,8 +2,12 @@ import { ConfigError } from './config-error.js';
 
 /** CLUSTER_URL and CLUSTER_SECRET: how the instances on one DATABASE_URL reach the writer (issue 17). */
 export interface ClusterSettings {
-  /** Where the other instances reach this one's API, BASE_PATH included, without a trailing slash: kept in the lease while it writes. */
-  readonly url: string;
+  /**
+   * Where the other instances reach this one's API, BASE_PATH included,
+   * without a trailing slash: kept in the lease while it writes. Undefined
+   * with PORT=0 and no CLUSTER_URL: the address it is bound to, once it listens.
+   */
+  readonly url: string | undefined;
   /** What a forwarded write carries to the writer; never logged, never repeated in a message. */
   readonly secret: string;
 }
@@ -11,10 +15,10 @@ export interface ClusterSettings {
 /** As JWT_SECRET: 32 bytes is 256 bits, the least a shared HMAC-grade secret should have. */
 const MIN_SECRET_BYTES = 32;
 
-/** Where this instance is reached when CLUSTER_URL is not set: its own address, if that is one another machine could use. */
-function ownUrl(listen: ListenAddress): string {
+/** Where this instance is reached when CLUSTER_URL is not set: its own address, if that is one another machine could use (its port known once bound, with PORT=0). */
+function ownUrl(listen: ListenAddress): string | undefined {
   if (['0.0.0.0', '::', ''].includes(listen.host)) throw new ConfigError(`CLUSTER_URL must be set with HOST=${listen.host || 'empty'}: say the address the other instances reach this one at, such as http://10.0.0.5:${listen.port}`);
-  if (listen.port === 0) throw new ConfigError('CLUSTER_URL must be set with PORT=0: the other instances cannot guess the port this one will get');
+  if (listen.port === 0) return undefined;
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
   return `${listen.tls ? 'https' : 'http'}://${host}:${listen.port}${listen.basePath}`;
 }
@@ -30,7 +34,7 @@ export interface ListenAddress {
  * Checked at start-up: both need DATABASE_URL; with it, CLUSTER_SECRET is
  * required (every follower sends writes on to the writer, whose endpoint
  * takes them only with it) and CLUSTER_URL defaults to this instance's own
- * address when that is a concrete one.
+ * address when that is a concrete one (with PORT=0, the port it is bound to).
  */
 export function clusterSetting(urlRaw: string | undefined, secretRaw: string | undefined, database: boolean, listen: ListenAddress): ClusterSettings | undefined {
   const url = urlRaw?.trim() ?? '';

@@ -8,10 +8,12 @@ export interface DatabaseSettings {
   readonly leaseSeconds: number;
 }
 
-/** The URL as it may be shown: without its password. */
+/** The URL as it may be shown: without its passwords. */
 export function shownUrl(url: URL): string {
   const shown = new URL(url.href);
   if (shown.password !== '') shown.password = '***';
+  // libpq also reads a password (and sslpassword, the client key's) from the query string.
+  for (const name of [...shown.searchParams.keys()]) if (/password/i.test(name)) shown.searchParams.set(name, '***');
   return shown.href;
 }
 

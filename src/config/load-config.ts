@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { dataDirSetting } from './data-dir-setting.js';
+import { tlsSetting, type TlsFiles } from './tls-setting.js';
 import { trustProxySetting, type TrustProxy } from './trust-proxy-setting.js';
 import { databaseSetting, type DatabaseSettings } from './database-setting.js';
 import { clusterSetting, type ClusterSettings } from './cluster-setting.js';
 import { availableParallelism } from 'node:os';
 import { LOG_LEVELS, type LogLevel } from '../log/log-levels.js';
 import { ConfigError } from './config-error.js';
-import type { SettingLookup, SettingName } from './settings.js';
+import type { SettingLookup } from './settings.js';
 import { booleanSetting, integerSetting } from './setting-values.js';
 import { webhookSettings, type WebhookSettings } from './webhook-settings.js';
 
@@ -15,11 +15,6 @@ import { webhookSettings, type WebhookSettings } from './webhook-settings.js';
  * once, and a bad value stops start-up with a ConfigError that names the
  * setting. Nothing on the request path re-checks a setting.
  */
-export interface TlsFiles {
-  readonly cert: Buffer;
-  readonly key: Buffer;
-}
-
 export interface ServiceConfig {
   readonly port: number;
   readonly host: string;
@@ -104,6 +99,10 @@ export interface AuthSettings {
   readonly jwtSecret: string | undefined;
   readonly jwtTtlSeconds: number;
   readonly protect: string;
+  /** API_KEY_QUERY: an API key is also taken from the `api_key` query parameter. */
+  readonly apiKeyQuery: boolean;
+  /** REFRESH_TTL: seconds a refresh token is valid; 0 turns refresh tokens off. */
+  readonly refreshTtlSeconds: number;
   /** Failed logins per username and address in 15 minutes before 429; 0 turns throttling off. */
   readonly loginMaxFailures: number;
   /** Password hashes (scrypt) computed at once; each takes one libuv thread for ~100 ms. */
@@ -153,22 +152,6 @@ function logLevelSetting(raw: string | undefined): LogLevel {
   const level = raw.trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`);
   return level as LogLevel;
-}
-
-function readPem(name: SettingName, path: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    throw new ConfigError(`${name} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'} ${path}`);
-  }
-}
-
-function tlsSetting(certPath: string | undefined, keyPath: string | undefined): TlsFiles | undefined {
-  const cert = certPath || undefined;
-  const key = keyPath || undefined;
-  if (cert === undefined && key === undefined) return undefined;
-  if (cert === undefined || key === undefined) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
-  return { cert: readPem('TLS_CERT', cert), key: readPem('TLS_KEY', key) };
 }
 
 const ONE_GIB = 1024 ** 3;
@@ -245,6 +228,9 @@ function authSettings(setting: SettingLookup): AuthSettings {
     jwtSecret: setting('JWT_SECRET') || undefined,
     jwtTtlSeconds: integerSetting('JWT_TTL', setting('JWT_TTL'), 3600, 1, 366 * 24 * 3600),
     protect: setting('PROTECT') ?? '',
+    apiKeyQuery: booleanSetting('API_KEY_QUERY', setting('API_KEY_QUERY')),
+    // At most 90 days: a stolen refresh token is good at most that long after its last use.
+    refreshTtlSeconds: integerSetting('REFRESH_TTL', setting('REFRESH_TTL'), 0, 0, 90 * 24 * HOUR_SECONDS),
     loginMaxFailures: integerSetting('LOGIN_MAX_FAILURES', setting('LOGIN_MAX_FAILURES'), 10, 0, 1_000_000),
     // One core stays free for serving requests while others hash.
     hashConcurrency: integerSetting('HASH_CONCURRENCY', setting('HASH_CONCURRENCY'), Math.max(1, availableParallelism() - 1), 1, 64),

@@ -34,6 +34,8 @@ const HELP: Readonly<Record<SettingName, readonly [defaultValue: string, meaning
   JWT_SECRET: ['random per start', 'HS256 secret for /login tokens, at least 32 bytes'],
   JWT_TTL: ['3600', 'token lifetime in seconds'],
   PROTECT: ['none', 'which scheme guards which endpoint: "METHOD PATH=SCHEME,..."'],
+  API_KEY_QUERY: ['off', '1: an API key is also taken as ?api_key= (weaker than x-api-key: URLs get logged)'],
+  REFRESH_TTL: ['0 (off)', 'seconds a refresh token is valid (at most 90 days): /login adds one, POST /token/refresh and /logout'],
   LOGIN_MAX_FAILURES: ['10', 'failed logins per username and address in 15 minutes before 429; 0 off'],
   HASH_CONCURRENCY: ['cores - 1', 'password hashes computed at once'],
   HASH_QUEUE_LIMIT: ['32', 'password checks that may wait for a hash; past it, 503'],

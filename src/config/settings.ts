@@ -35,6 +35,8 @@ export const SETTING_NAMES = [
   'JWT_SECRET',
   'JWT_TTL',
   'PROTECT',
+  'API_KEY_QUERY',
+  'REFRESH_TTL',
   'LOGIN_MAX_FAILURES',
   'HASH_CONCURRENCY',
   'HASH_QUEUE_LIMIT',
@@ -59,13 +61,22 @@ export const SETTING_NAMES = [
 export type SettingName = (typeof SETTING_NAMES)[number];
 
 /** Settings that are on or off and may be given as a bare flag (`--strict`). */
-const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT', 'MARKETPLACE', 'ACCESS_LOG', 'METRICS', 'OPENAPI', 'DOCS', 'WEBHOOK_ALLOW_PRIVATE']);
+const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT', 'MARKETPLACE', 'ACCESS_LOG', 'METRICS', 'OPENAPI', 'DOCS', 'API_KEY_QUERY', 'WEBHOOK_ALLOW_PRIVATE']);
 
 export type SettingLookup = (name: SettingName) => string | undefined;
 
 function flagToSetting(flag: string): SettingName | undefined {
   const name = flag.replaceAll('-', '_').toUpperCase();
   return (SETTING_NAMES as readonly string[]).includes(name) ? (name as SettingName) : undefined;
+}
+
+/**
+ * Names what it refuses without a value: a misspelt `--jwt-secrte=...` holds
+ * a secret, and so may a stray word (`--auth-users alice:pw bob:pw2`).
+ */
+function unknownArgument(arg: string, index: number): string {
+  if (arg.startsWith('--')) return `unknown argument "${arg.split('=')[0] ?? arg}" (settings are flags such as --port 8080)`;
+  return `argument ${index + 1} is not a flag, and is not repeated here (settings are flags such as --port 8080; a value with a space needs quotes)`;
 }
 
 /** Merges command-line flags over environment variables. */
@@ -75,7 +86,7 @@ export function settingLookup(env: NodeJS.ProcessEnv, args: readonly string[]): 
     const arg = args[index] as string;
     const match = /^--([a-z][a-z-]*)(?:=(.*))?$/s.exec(arg);
     const name = match?.[1] === undefined ? undefined : flagToSetting(match[1]);
-    if (match === null || name === undefined) throw new ConfigError(`unknown argument "${arg}" (settings are flags such as --port 8080)`);
+    if (match === null || name === undefined) throw new ConfigError(unknownArgument(arg, index));
     let value = match[2];
     if (value === undefined) {
       const next = args[index + 1];

@@ -14,6 +14,8 @@ import { peerAddress, type ClientAddressOf } from './client-address.js';
 export interface Exchange {
   readonly requestId: string;
   readonly method: string;
+  /** The request target as it came (path and query): for the access log, which redacts it. */
+  readonly url: string;
   readonly startedAt: number;
   /** Who sent it: the socket peer, or with TRUST_PROXY the client its trusted proxies name (client-address.ts). */
   readonly clientAddress: string;
@@ -45,6 +47,6 @@ export function createExchanges(clientAddressOf: ClientAddressOf = peerAddress):
   return (req) => {
     const given = req.headers['x-request-id'];
     const requestId = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : `${prefix}-${(++counter).toString(36)}`;
-    return { requestId, method: req.method ?? 'GET', startedAt: performance.now(), clientAddress: clientAddressOf(req), route: UNMATCHED_ROUTE, responseHeaders: NONE };
+    return { requestId, method: req.method ?? 'GET', url: req.url ?? '/', startedAt: performance.now(), clientAddress: clientAddressOf(req), route: UNMATCHED_ROUTE, responseHeaders: NONE };
   };
 }

@@ -29,7 +29,7 @@ export interface Logger {
  * passwords, tokens, card data. Listed once; pino censors them when it
  * serialises, so a mistake at a call site cannot leak them.
  */
-const SECRET_FIELDS = ['authorization', 'cookie', '"set-cookie"', '"x-api-key"', 'password', 'passwordHash', 'token', 'secret', 'card', 'cvc'];
+const SECRET_FIELDS = ['authorization', 'cookie', '"set-cookie"', '"x-api-key"', 'api_key', 'password', 'passwordHash', 'token', 'refreshToken', 'secret', 'card', 'cvc'];
 export const REDACTED_PATHS: readonly string[] = SECRET_FIELDS.flatMap((field) => {
   const key = field.startsWith('"') ? `[${field}]` : `.${field}`;
   return [key.startsWith('.') ? field : key, `*${key}`, `*.*${key}`];

@@ -4,8 +4,9 @@ import type { RecoverySummary } from '../../workers/store-start-protocol.js';
 
 /**
  * The journal's side of /metrics (DATA_DIR): flushes and what they carried,
- * how long each took to reach the disk, and the age of the newest snapshot.
- * Fed by the store worker's notices, so counting costs the worker nothing.
+ * how long each took to reach the disk, the age of the newest snapshot, and
+ * whether the disk is full (with the flushes it refused). Fed by the store
+ * worker's notices, so counting costs the worker nothing.
  */
 export function journalMetrics(registry: Registry, recovery: RecoverySummary | undefined): (notice: StoreNotice) => void {
   const flushes = new Counter({ name: 'catalogue_journal_flushes_total', help: 'Group commits written and synced to disk', registers: [registry] });
@@ -17,6 +18,14 @@ export function journalMetrics(registry: Registry, recovery: RecoverySummary | u
     buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
     registers: [registry],
   });
+  const refused = new Counter({
+    name: 'catalogue_journal_refused_flushes_total',
+    help: 'Flushes the disk had no room for: each undid its commands and those after it (the store reloaded to the journal)',
+    registers: [registry],
+  });
+  const undone = new Counter({ name: 'catalogue_journal_undone_commands_total', help: 'Store commands undone because the disk had no room for their flush (answered 503)', registers: [registry] });
+  const storageFull = new Gauge({ name: 'catalogue_journal_storage_full', help: '1 while the disk of DATA_DIR has no room for the journal (writes refused), else 0', registers: [registry] });
+  storageFull.set(0);
   let lastSeq = recovery?.lastSeq ?? 0;
   let snapshotAtMs = recovery?.snapshotAtMs;
   new Gauge({
@@ -44,6 +53,12 @@ export function journalMetrics(registry: Registry, recovery: RecoverySummary | u
       lastSeq = notice.seq;
     } else if (notice.notice === 'snapshot') {
       snapshotAtMs = notice.atMs;
+    } else if (notice.notice === 'storage-full') {
+      refused.inc();
+      undone.inc(notice.undone);
+      storageFull.set(1);
+    } else if (notice.notice === 'storage-available') {
+      storageFull.set(0);
     }
   };
 }

@@ -23,7 +23,7 @@ type AnyRoute = ServiceRoute<unknown, unknown, string, unknown>;
 export interface DocumentParts {
   readonly routes: readonly AnyRoute[];
   readonly errors: HttpErrorTable;
-  readonly auth: Pick<AuthConfig, 'rules' | 'marketplace'>;
+  readonly auth: Pick<AuthConfig, 'rules' | 'marketplace' | 'apiKeyQuery'>;
   readonly basePath: string;
   readonly strict: boolean;
 }
@@ -31,6 +31,7 @@ export interface DocumentParts {
 const SECURITY_SCHEMES: Readonly<Record<string, OpenApiObject>> = {
   basicAuth: { type: 'http', scheme: 'basic', description: 'An AUTH_USERS account' },
   apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'One of API_KEYS (an administrator in the marketplace)' },
+  apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'One of API_KEYS as a query parameter (API_KEY_QUERY=1), wherever x-api-key is taken; both given and different is 403. Weaker than the header: URLs are logged by proxies and kept in browser history' },
   bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token from POST /login' },
   queryToken: { type: 'apiKey', in: 'query', name: 'access_token', description: "A token from POST /login as a query parameter, on the event streams only, for a browser's EventSource (which cannot send headers); a header wins when both are given" },
 };
@@ -114,7 +115,8 @@ function checkDoc(route: AnyRoute): void {
 function operationOf(route: AnyRoute, parts: DocumentParts, schemes: Set<string>): OpenApiObject {
   checkDoc(route);
   const guard = guardKindOf(route, parts.auth);
-  const security = guard === 'none' ? [] : SECURITY[guard].map((name) => ({ [name]: [] }));
+  const names = guard === 'none' ? [] : SECURITY[guard].flatMap((name) => (name === 'apiKey' && parts.auth.apiKeyQuery ? [name, 'apiKeyQuery'] : [name]));
+  const security = names.map((name) => ({ [name]: [] }));
   for (const requirement of security) for (const name of Object.keys(requirement)) schemes.add(name);
   const { doc } = route;
   const headers = { etag: revalidated(route) || (doc.conditional === true && route.method === 'PUT'), listing: 'store' in route.action && route.action.listing !== undefined, replayable: route.idempotency !== undefined };

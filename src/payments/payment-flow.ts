@@ -76,9 +76,10 @@ export function paymentFlow({ store, processor, log, now = () => new Date(), pro
 
   /**
    * A finish must reach the store: a full queue (503) is waited out, not
-   * answered; and with DATABASE_URL, so is a writer not reachable for a
-   * while (a takeover) or PostgreSQL away, as the finish ran nowhere (every
-   * `unavailable` but WRITER_LOST). If the writer died
+   * answered; and so is a journal that cannot take it for a while, as the
+   * finish ran nowhere (every `unavailable` but WRITER_LOST): with
+   * DATABASE_URL a writer not reachable (a takeover) or PostgreSQL away,
+   * with DATA_DIR a full disk (STORAGE_FULL). If the writer died
    * with the charge out, its successor has released it already, and this
    * finish is refused as any late one is.
    */

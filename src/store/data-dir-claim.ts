@@ -19,6 +19,13 @@ export class DataDirInUse extends Error {
   override readonly name = 'DataDirInUse';
 }
 
+/** The disk of DATA_DIR has no room for its LOCK or its key: the start is refused (exit code 2), naming the folder. */
+export class DataDirFull extends Error {
+  override readonly name = 'DataDirFull';
+}
+
+const NO_ROOM: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT']);
+
 export interface DataDirClaim {
   readonly claimSecret: Buffer;
   /** Deletes the LOCK; call it once the store thread has exited. */
@@ -60,6 +67,15 @@ function keptSecret(path: string): Buffer {
 }
 
 export function claimDataDir(dataDir: string): DataDirClaim {
+  try {
+    return claim(dataDir);
+  } catch (error) {
+    if (!NO_ROOM.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    throw new DataDirFull(`DATA_DIR ${dataDir} has no room for its LOCK or its idempotency.key (${(error as Error).message}); free space on its disk and start again`);
+  }
+}
+
+function claim(dataDir: string): DataDirClaim {
   const lockFile = join(dataDir, 'LOCK');
   lock(lockFile);
   try {

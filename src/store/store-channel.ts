@@ -8,6 +8,7 @@ import {
   type StoreBatch,
   type StoreBody,
   type StoreChanges,
+  type StoreAdvertise,
   type StoreHandOver,
   type StoreMessage,
   type StoreNotice,
@@ -28,6 +29,21 @@ export interface BatchAnswer {
   readonly seq?: number;
   /** A forwarded batch reached a follower: nothing ran. */
   readonly notWriter?: true;
+}
+
+/**
+ * A held answer refused because its command was undone (DATA_DIR's disk had
+ * no room for the flush that carried it, or for one before it): nothing of
+ * it was applied, and it is answered as `code` says.
+ */
+export class FlushRefused extends Error {
+  override readonly name = 'FlushRefused';
+  readonly code: 'STORAGE_FULL';
+
+  constructor(code: 'STORAGE_FULL', message: string) {
+    super(message);
+    this.code = code;
+  }
 }
 
 /** What the batching client sends batches through. */
@@ -130,6 +146,17 @@ export class StoreChannel implements StoreRunner {
     });
   }
 
+  /** DATABASE_URL with PORT=0 and no CLUSTER_URL: resolves once the worker has the address the front is bound to (and the lease, if it holds it). */
+  advertise(url: string): Promise<void> {
+    const closed = this.#closed;
+    if (closed !== undefined) return Promise.reject(closed);
+    return new Promise((resolve, reject) => {
+      if (this.#pending.length === 0) this.#port.ref();
+      this.#pending.push({ resolve: () => resolve(), reject });
+      this.#port.postMessage({ protocol: STORE_PROTOCOL_VERSION, advertise: url } satisfies StoreAdvertise);
+    });
+  }
+
   /** Closes the front's end: what is still away fails. */
   close(): void {
     this.#port.close();
@@ -174,6 +201,13 @@ export class StoreChannel implements StoreRunner {
     } else if (notice.notice === 'journal-failed') {
       this.#journalFailed = new Error(`the journal cannot be written: ${notice.reason}`);
       this.#failFlushes(this.#journalFailed);
+    } else if (notice.notice === 'storage-full') {
+      // Everything after notice.seq was undone: those answers, and the changes held with them, never go out.
+      const refused = new FlushRefused('STORAGE_FULL', `the disk had no room: commands after ${notice.seq} were undone`);
+      const kept = this.#awaitingFlush.filter((awaiting) => awaiting.seq <= notice.seq);
+      for (const { seq, reject } of this.#awaitingFlush) if (seq > notice.seq) reject(refused);
+      this.#awaitingFlush = kept;
+      if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
     }
     this.#onNotice?.(notice);
   }

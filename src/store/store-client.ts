@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { STORE_PROTOCOL_VERSION, type StoreChanges, type StoreCommand, type StoreResult } from '../../workers/store-protocol.js';
-import type { StoreRunner } from './store-channel.js';
+import { FlushRefused, type StoreRunner } from './store-channel.js';
 
 /** What the front gets back for a command: the worker's result, or `busy` when the queue was full. */
 export type StoreReply = StoreResult | { readonly kind: 'busy' };
@@ -48,9 +48,10 @@ export type BatchObserver = (commands: number, seconds: number) => void;
  * Told of what each batch's writes made (the orders' changes for the order
  * event streams, webhook deliveries for the sender), in the order the store
  * made them, once they may be given out: at once, or with a journal when the
- * batch's commands are on disk (never when the journal failed). Changes come
- * only from journaled writes, so with a journal every batch that made one
- * waits for its flush, and flushes are announced in order.
+ * batch's commands are on disk (never when the journal failed, or undid them
+ * for a full disk). Changes come only from journaled writes, so with a
+ * journal every batch that made one waits for its flush, and flushes are
+ * announced in order.
  */
 export type ChangesObserver = (changes: StoreChanges) => void;
 
@@ -186,7 +187,8 @@ export class BatchingStoreClient implements StoreClient {
         if (changes !== undefined) this.#onChanges?.(changes);
         settle((answer) => answer);
       },
-      (error: unknown) => settle(() => ({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) })),
+      (error: unknown) =>
+        settle(() => (error instanceof FlushRefused ? { kind: 'unavailable', code: error.code } : { kind: 'failed', reason: error instanceof Error ? error.message : String(error) })),
     );
   }
 

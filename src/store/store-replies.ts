@@ -52,6 +52,10 @@ export function storeReplyToHttp(reply: StoreReply, successStatus: SuccessStatus
       // A charge's start is for the payment flow in the front, which never hands it here.
       log.error('store answered a charge start to an HTTP route');
       return INTERNAL;
+    case 'refreshed':
+      // A rotated refresh token is for the refresh route, which never hands it here.
+      log.error('store answered a refresh to an HTTP route');
+      return INTERNAL;
     case 'order-events':
       // Where an event stream starts is for the stream, which never hands it here.
       log.error('store answered order events to an HTTP route');
@@ -61,7 +65,7 @@ export function storeReplyToHttp(reply: StoreReply, successStatus: SuccessStatus
       log.error('store answered webhook sends to an HTTP route');
       return INTERNAL;
     case 'unavailable':
-      // DATABASE_URL, a follower: no writer took the write (cluster-errors.ts says what the client may assume).
+      // The journal could not take the write: cluster-errors.ts and storage-errors.ts say what the client may assume.
       return errorReply(reply.code);
     case 'failed':
       log.error('store command failed', { reason: reply.reason });

@@ -4,6 +4,7 @@ import type { WebhookOutcome, WebhookSend } from '../../workers/webhooks/webhook
 import type { WebhookSettings } from '../config/webhook-settings.js';
 import type { Logger } from '../log/logger.js';
 import type { StoreClient } from '../store/store-client.js';
+import { DroppedDeliveries } from './dropped-deliveries.js';
 import { COOL_DOWN_MS, EndpointLanes, type Lane } from './endpoint-lanes.js';
 import type { WebhookHttp } from './webhook-http.js';
 import { JITTER, outcomeOf } from './webhook-outcomes.js';
@@ -33,8 +34,6 @@ const ENDPOINTS = 100;
  * lanes ask for more at half of it.
  */
 const READY_PER_SLOT = 32;
-/** How often a line may say that deliveries were dropped past WEBHOOK_PENDING_MAX. */
-const DROP_LOG_MS = 60_000;
 
 export interface WebhookSenderParts {
   readonly store: StoreClient;
@@ -89,11 +88,11 @@ export class WebhookSender {
   readonly #attempts = new Set<Promise<void>>();
   /** Endpoints a 410 disabled, logged once each until one of them delivers again. */
   readonly #gone = new Set<number>();
-  #droppedUnlogged = 0;
-  #dropLoggedAt = Number.NEGATIVE_INFINITY;
+  readonly #dropped: DroppedDeliveries;
 
   constructor(parts: WebhookSenderParts) {
     this.#parts = parts;
+    this.#dropped = new DroppedDeliveries(parts.log, parts.stats, parts.settings.pendingMax);
   }
 
   /** Begins sending: the single instance at its start, a follower once it is the writer. */
@@ -115,7 +114,7 @@ export class WebhookSender {
    * take nothing: a dead endpoint's new deliveries cost no trip to the store).
    */
   noticed({ deliveries, endpointsChanged, droppedDeliveries }: Pick<StoreChanges, 'deliveries' | 'endpointsChanged' | 'droppedDeliveries'>): void {
-    if (droppedDeliveries !== undefined && droppedDeliveries > 0) this.#dropped(droppedDeliveries);
+    if (droppedDeliveries !== undefined && droppedDeliveries > 0) this.#dropped.dropped(droppedDeliveries);
     const room = (endpointId: number): boolean => this.#lanes.hasRoom(endpointId, (this.#parts.settings.concurrency * READY_PER_SLOT) / 2, this.#parts.now());
     if (endpointsChanged === true || deliveries?.some(room) === true) this.#want();
   }
@@ -295,15 +294,5 @@ export class WebhookSender {
     }
     this.#settling = settled;
     return settled;
-  }
-
-  #dropped(count: number): void {
-    this.#parts.stats.dropped += count;
-    this.#droppedUnlogged += count;
-    const at = performance.now();
-    if (at - this.#dropLoggedAt < DROP_LOG_MS) return;
-    this.#dropLoggedAt = at;
-    this.#parts.log.warn('webhooks: deliveries failed unsent, past WEBHOOK_PENDING_MAX pending for their endpoint (the oldest go first)', { dropped: this.#droppedUnlogged, pendingMax: this.#parts.settings.pendingMax });
-    this.#droppedUnlogged = 0;
   }
 }

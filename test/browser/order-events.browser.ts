@@ -22,10 +22,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
-import { startInProcess } from '../helpers/service.js';
-import { call, dataOf } from '../helpers/product-api.js';
-import { SHOP_ENV, adminBearer, newCustomer } from '../helpers/people-api.js';
-import { newAddress, patchOrder, placeOrder } from '../helpers/order-api.js';
+import { startInProcess } from '../helpers/service/service.js';
+import { call, dataOf } from '../helpers/api/product-api.js';
+import { SHOP_ENV, adminBearer, newCustomer } from '../helpers/api/people-api.js';
+import { newAddress, patchOrder, placeOrder } from '../helpers/api/order-api.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const SCREENSHOT = process.env.SCREENSHOT ?? join(tmpdir(), 'order-events-browser.png');

@@ -14,7 +14,7 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
  */
 export const MAX_REMEMBERED_CHARS = 128 * 1024 * 1024;
 
-/** What one key costs (its digest string, the Map's entry, its columns), measured by bench/order-memory-micro.ts. */
+/** What one key costs (its digest string, the Map's entry, its columns), measured by bench/checkout/order-memory-micro.ts. */
 const ENTRY_BYTES = 100;
 
 /** The sources of rebuilt answers there are: a snapshot names a key's source by this, and a restore is handed one of each. */

@@ -65,15 +65,21 @@ export class Compaction {
   afterFlush(lastSeq: number): void {
     const written = this.#writer.bytesSinceSnapshot;
     if (this.#running || written < this.#threshold || written < this.#notBefore) return;
-    this.#running = true;
-    this.#writer.roll(lastSeq + 1);
-    const data: CompactorData = { store: this.#store, dataDir: this.#dataDir, upToSeq: lastSeq };
-    const compactor = new Worker(COMPACTOR, { workerData: data });
-    let answered = false;
     const failed = (reason: string): void => {
       this.#notBefore = this.#writer.bytesSinceSnapshot + this.#threshold;
       this.#notify({ notice: 'snapshot-failed', reason });
     };
+    try {
+      this.#writer.roll(lastSeq + 1);
+    } catch (error) {
+      // No room for a new segment: no snapshot this time; the flushes go on in the current one.
+      failed(`a new segment could not be made: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    this.#running = true;
+    const data: CompactorData = { store: this.#store, dataDir: this.#dataDir, upToSeq: lastSeq };
+    const compactor = new Worker(COMPACTOR, { workerData: data });
+    let answered = false;
     compactor.once('message', (answer: CompactorAnswer) => {
       answered = true;
       if ('failed' in answer) failed(answer.failed);

@@ -6,6 +6,8 @@
  *                                so names sort as numbers)
  *   snapshots/<seq>.snapshot     the whole store after command `seq`
  *   store.json                   the settings the store was made with
+ *   space-probe                  while the disk is full, written and removed
+ *                                again to see whether there is room
  *
  * A segment is closed once it passes SEGMENT_BYTES and a new one begins at
  * the next flush; segments a snapshot covers are deleted.
@@ -20,6 +22,7 @@ const DIGITS = 20;
 export const journalDir = (dataDir: string): string => join(dataDir, 'journal');
 export const snapshotDir = (dataDir: string): string => join(dataDir, 'snapshots');
 export const storeSettingsFile = (dataDir: string): string => join(dataDir, 'store.json');
+export const spaceProbeFile = (dataDir: string): string => join(dataDir, 'space-probe');
 
 export const segmentFile = (dataDir: string, firstSeq: number): string => join(journalDir(dataDir), `${String(firstSeq).padStart(DIGITS, '0')}.log`);
 export const snapshotFile = (dataDir: string, seq: number): string => join(snapshotDir(dataDir), `${String(seq).padStart(DIGITS, '0')}.snapshot`);

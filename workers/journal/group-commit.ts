@@ -13,6 +13,12 @@
  * back the same way. A read can see a write whose flush is
  * still under way (for the length of one flush, a millisecond or so); the
  * writer's own client hears of it only once it is durable.
+ *
+ * A flush the disk has no room for (JournalFull) is refused whole, with
+ * every command recorded after it: the store is reloaded to what the
+ * journal holds (`rollBack`, store-reload.ts), the front refuses their held
+ * answers, and writes are refused until a probe finds room again
+ * (docs/durability.md, "Disk full").
  */
 import type { StoreBatch, StoreChanges, StoreCommand, StoreResult } from '../store-protocol.js';
 import { STORE_PROTOCOL_VERSION } from '../store-protocol.js';
@@ -31,13 +37,33 @@ export class JournalUnreachable extends Error {
   override readonly name = 'JournalUnreachable';
 }
 
+/**
+ * An append refused for lack of room (DATA_DIR's disk full, a quota, a file
+ * too large: out-of-space.ts). The appender has cut off whatever of the
+ * flush reached the file, so the journal ends at the last whole flush;
+ * `bytes` is the size of the refused flush. Only an appender that can
+ * probe for room again throws it.
+ */
+export class JournalFull extends Error {
+  override readonly name = 'JournalFull';
+  readonly bytes: number;
+
+  constructor(message: string, bytes: number) {
+    super(message);
+    this.bytes = bytes;
+  }
+}
+
 const RETRY_MS = 250;
 const JOURNAL_UNAVAILABLE: StoreResult = { kind: 'unavailable', code: 'JOURNAL_UNAVAILABLE' };
+const STORAGE_FULL: StoreResult = { kind: 'unavailable', code: 'STORAGE_FULL' };
 
 /** Where the flushes go: a segment file under DATA_DIR today; the port a shared journal plugs into. */
 export interface JournalAppender {
   /** Appends one flush, commands `firstSeq` to `lastSeq`; resolves with its bytes once durable. */
   append(payload: string, firstSeq: number, lastSeq: number): Promise<number>;
+  /** After a JournalFull: resolves once there is room for about `bytes` again; rejects with JournalFull while there is not. */
+  probeRoom?(bytes: number): Promise<void>;
 }
 
 export interface DurableBatch {
@@ -59,12 +85,33 @@ export interface FlushObserver {
   flushed(seq: number, commands: number, bytes: number, seconds: number): void;
   /** A flush failed: what the store holds is no longer what the disk holds. */
   failed(error: Error): void;
+  /**
+   * A flush was refused for lack of room: the `undone` commands after
+   * `durableSeq` were dropped and the store reloaded to `durableSeq`, which
+   * took `reloadMs`; writes are refused until roomAgain.
+   */
+  full?(durableSeq: number, undone: number, reloadMs: number, reason: string): void;
+  /** A probe found room again after `seconds` full: writes are taken. */
+  roomAgain?(seconds: number): void;
+}
+
+export interface GroupCommitOptions {
+  /**
+   * Reloads the store to its state after command `durableSeq` (store-reload.ts),
+   * throwing away what it ran beyond. Without it a JournalFull is a failure
+   * like any other.
+   */
+  readonly rollBack?: (durableSeq: number) => void;
+  /** Between two tries of an unreachable journal's flush, or two probes for room. */
+  readonly retryMs?: number;
 }
 
 export class GroupCommit {
   readonly #dispatch: StoreDispatch;
   readonly #appender: JournalAppender;
   readonly #observer: FlushObserver;
+  readonly #rollBack: ((durableSeq: number) => void) | undefined;
+  readonly #retryMs: number;
   #lastSeq: number;
   /** The last command known to be on disk. */
   #durableSeq: number;
@@ -73,17 +120,23 @@ export class GroupCommit {
   #entriesFirstSeq: number;
   #flushing = false;
   #failed = false;
-  /** A flush is being tried again (JournalUnreachable): writes are refused until it is on disk. */
-  #unreachable = false;
+  /**
+   * What every write is answered before it runs, while a flush is being
+   * tried again (JournalUnreachable) or the disk has no room (JournalFull);
+   * undefined while writes are taken.
+   */
+  #refusal: StoreResult | undefined;
   #onSettled: (() => void)[] = [];
 
-  constructor(dispatch: StoreDispatch, appender: JournalAppender, lastSeq: number, observer: FlushObserver) {
+  constructor(dispatch: StoreDispatch, appender: JournalAppender, lastSeq: number, observer: FlushObserver, options: GroupCommitOptions = {}) {
     this.#dispatch = dispatch;
     this.#appender = appender;
     this.#lastSeq = lastSeq;
     this.#durableSeq = lastSeq;
     this.#entriesFirstSeq = lastSeq + 1;
     this.#observer = observer;
+    this.#rollBack = options.rollBack;
+    this.#retryMs = options.retryMs ?? RETRY_MS;
   }
 
   get lastSeq(): number {
@@ -115,8 +168,8 @@ export class GroupCommit {
     for (let index = 0; index < commands.length; index++) {
       const command = commands[index] as StoreCommand;
       const rule = journalRuleOf(dispatch.parts, command);
-      if (this.#unreachable && rule === 'write') {
-        results.push(JOURNAL_UNAVAILABLE);
+      if (this.#refusal !== undefined && rule === 'write') {
+        results.push(this.#refusal);
         continue;
       }
       const result = dispatch.execute(command);
@@ -155,22 +208,72 @@ export class GroupCommit {
     this.#appender.append(payload, firstSeq, lastSeq).then(
       (bytes) => {
         this.#flushing = false;
-        this.#unreachable = false;
+        this.#refusal = undefined;
         this.#durableSeq = lastSeq;
         this.#observer.flushed(lastSeq, lastSeq - firstSeq + 1, bytes, (performance.now() - startedAt) / 1000);
         if (this.#entries.length > 0) this.#flush();
-        else for (const settled of this.#onSettled.splice(0)) settled();
+        else this.#settle();
       },
       (error: unknown) => {
         if (error instanceof JournalUnreachable) {
-          this.#unreachable = true;
-          setTimeout(() => this.#append(payload, firstSeq, lastSeq, startedAt), RETRY_MS);
+          this.#refusal = JOURNAL_UNAVAILABLE;
+          setTimeout(() => this.#append(payload, firstSeq, lastSeq, startedAt), this.#retryMs);
           return;
         }
-        this.#failed = true;
-        this.#observer.failed(error instanceof Error ? error : new Error(String(error)));
-        for (const settled of this.#onSettled.splice(0)) settled();
+        const rollBack = this.#rollBack;
+        const probeRoom = this.#appender.probeRoom?.bind(this.#appender);
+        if (error instanceof JournalFull && rollBack !== undefined && probeRoom !== undefined) this.#refuseForRoom(error, rollBack, probeRoom);
+        else this.#fail(error);
       },
     );
+  }
+
+  /**
+   * The flush found no room and is gone from the file: it, and everything
+   * recorded after it, is dropped; the store goes back to the last durable
+   * command, so that it holds nothing the journal lacks; every write is
+   * refused until a probe finds room again.
+   */
+  #refuseForRoom(error: JournalFull, rollBack: (durableSeq: number) => void, probeRoom: (bytes: number) => Promise<void>): void {
+    const fullSince = performance.now();
+    const durableSeq = this.#durableSeq;
+    const undone = this.#lastSeq - durableSeq;
+    this.#flushing = false;
+    this.#entries = [];
+    this.#lastSeq = durableSeq;
+    this.#entriesFirstSeq = durableSeq + 1;
+    this.#refusal = STORAGE_FULL;
+    try {
+      rollBack(durableSeq);
+    } catch (reloadError) {
+      this.#fail(reloadError);
+      return;
+    }
+    this.#observer.full?.(durableSeq, undone, performance.now() - fullSince, error.message);
+    this.#settle();
+    const probe = (): void => {
+      probeRoom(error.bytes).then(
+        () => {
+          if (this.#failed) return;
+          this.#refusal = undefined;
+          this.#observer.roomAgain?.((performance.now() - fullSince) / 1000);
+        },
+        (probeError: unknown) => {
+          if (probeError instanceof JournalFull) setTimeout(probe, this.#retryMs);
+          else this.#fail(probeError);
+        },
+      );
+    };
+    setTimeout(probe, this.#retryMs);
+  }
+
+  #fail(error: unknown): void {
+    this.#failed = true;
+    this.#observer.failed(error instanceof Error ? error : new Error(String(error)));
+    this.#settle();
+  }
+
+  #settle(): void {
+    for (const settled of this.#onSettled.splice(0)) settled();
   }
 }

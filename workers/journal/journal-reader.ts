@@ -46,6 +46,16 @@ export interface ReadOptions {
   readonly upToSeq?: number;
 }
 
+/** A disk with no room even for a truncation (copy-on-write file systems) refuses the start, naming the folder (store-worker.ts). */
+function cutTail(path: string, offset: number): void {
+  try {
+    truncateSync(path, offset);
+  } catch (error) {
+    if (error instanceof Error) error.message = `the torn tail of ${path} could not be cut: ${error.message}`;
+    throw error;
+  }
+}
+
 export function readJournal(dataDir: string, afterSeq: number, { cutTornTail, upToSeq = Number.MAX_SAFE_INTEGER }: ReadOptions): JournalRead {
   const segments = numberedFiles(journalDir(dataDir), '.log');
   const batches: JournalBatch[] = [];
@@ -70,7 +80,7 @@ export function readJournal(dataDir: string, afterSeq: number, { cutTornTail, up
       if (!isNewest || !stop.tail) throw new JournalDamage(`${path} is damaged at byte ${stop.offset} (${stop.reason}) with journal data after it; refusing to start rather than lose acknowledged writes`);
       cut = { segment: path, offset: stop.offset, bytes: file.length - stop.offset, reason: stop.reason };
       length = stop.offset;
-      if (cutTornTail) truncateSync(path, stop.offset);
+      if (cutTornTail) cutTail(path, stop.offset);
     }
     bytes += length;
     newest = { firstSeq, bytes: length };

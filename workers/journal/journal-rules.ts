@@ -15,10 +15,14 @@ import type { StoreParts } from '../store-parts.js';
  * crash could still take back (a plain read may show a write a flush is
  * carrying; its writer hears of it only once it is durable), and the webhook
  * sender's `webhooks.due`, so that no event is sent before the change it
- * reports is on disk (its leases are kept in memory only). A Record over
- * every kind: a new command is a type error here until it is classified.
+ * reports is on disk (its leases are kept in memory only).
+ * `write-if-known` is a refresh or a logout: recorded only when it names a
+ * live family; one that names none changes nothing, and since both routes
+ * are open to anyone, recording it would let any client grow the journal
+ * with made-up tokens. A Record over every kind: a new command is a type
+ * error here until it is classified.
  */
-export type JournalRule = 'read' | 'write' | 'write-if-due' | 'held-read';
+export type JournalRule = 'read' | 'write' | 'write-if-due' | 'write-if-known' | 'held-read';
 
 export const JOURNAL_RULES: Readonly<Record<StoreCommandKind, JournalRule>> = {
   'product.list': 'read',
@@ -88,19 +92,33 @@ export const JOURNAL_RULES: Readonly<Record<StoreCommandKind, JournalRule>> = {
   'webhooks.settle': 'write',
   'webhooks.defer': 'write',
   'webhooks.limit': 'write-if-due',
+  'refresh.begin': 'write',
+  'refresh.rotate': 'write-if-known',
+  'refresh.revoke': 'write-if-known',
 };
 
 /**
  * The rule of this command now, decided before it runs: the clock's tick is
  * a write only when an order is due, the pending cap only when it is a new
- * value. A kind no one knows is a read (it is answered `failed` and changes
- * nothing).
+ * value, a refresh or logout only when its family is live. A kind no one
+ * knows is a read (it is answered `failed` and changes nothing).
  */
 export function journalRuleOf(parts: StoreParts, command: StoreCommand): JournalRule {
   const rule = Object.hasOwn(JOURNAL_RULES, command.kind) ? JOURNAL_RULES[command.kind] : 'read';
+  if (rule === 'write-if-known') return (command.kind === 'refresh.rotate' || command.kind === 'refresh.revoke') && parts.refreshTokens.has(command.family) ? 'write' : 'read';
   if (rule !== 'write-if-due' || parts.mode !== 'marketplace') return rule === 'write-if-due' ? 'read' : rule;
   if (command.kind === 'orders.expire') return parts.orders.hasDue(command.now) ? 'write' : 'read';
   return command.kind === 'webhooks.limit' && command.pendingMax !== parts.webhooks.pendingMax ? 'write' : 'read';
+}
+
+/**
+ * Whether a follower (DATABASE_URL) sends a command to the writer: every
+ * command the writer would record. A refresh or logout goes whether or not
+ * this copy knows its family: the login that began it may be on the writer
+ * and not yet here, and only the writer's copy may say it is unknown.
+ */
+export function isForwarded(parts: StoreParts, command: StoreCommand): boolean {
+  return journalRuleOf(parts, command) === 'write' || (Object.hasOwn(JOURNAL_RULES, command.kind) && JOURNAL_RULES[command.kind] === 'write-if-known');
 }
 
 /**

@@ -10,7 +10,7 @@ import type { StoreNotice } from '../store-protocol.js';
 import type { RecoverySummary } from '../store-start-protocol.js';
 import type { StoreDispatch } from '../store-dispatch.js';
 import { StoreStateMismatch } from '../store-state.js';
-import { journalDir, segmentFile, snapshotDir, snapshotFile } from './data-dir-layout.js';
+import { journalDir, segmentFile, snapshotDir, snapshotFile, spaceProbeFile } from './data-dir-layout.js';
 import { checkStoreSettings } from './store-settings-file.js';
 import { readJournal, segmentsBefore } from './journal-reader.js';
 import { replay } from './replay.js';
@@ -18,6 +18,7 @@ import { SegmentWriter } from './segment-writer.js';
 import { GroupCommit } from './group-commit.js';
 import { dropSnapshotsBefore, readNewestSnapshot, type Snapshot } from './snapshot-file.js';
 import { Compaction } from './compaction.js';
+import { reloadStore, type DurableHistory } from './store-reload.js';
 
 /** SNAPSHOT_BYTES's default: the journal written since the newest snapshot before the next is taken. */
 export const DEFAULT_SNAPSHOT_BYTES = 64 * 1024 * 1024;
@@ -59,10 +60,18 @@ function restoreNewestSnapshot(dispatch: StoreDispatch, dataDir: string): (Snaps
   return snapshot;
 }
 
+/** The journal under DATA_DIR as a store reload reads it (store-reload.ts). */
+export function segmentHistory(dataDir: string): DurableHistory {
+  return {
+    newestSnapshot: () => readNewestSnapshot(dataDir),
+    batchesAfter: (afterSeq) => readJournal(dataDir, afterSeq, { cutTornTail: false }).batches,
+  };
+}
+
 export interface OpenJournal {
   readonly commit: GroupCommit;
   readonly summary: RecoverySummary;
-  /** For a caller that stops without the worker's exit (bench/journal-recovery.ts): the segment to close, the compaction to wait for. */
+  /** For a caller that stops without the worker's exit (bench/journal/journal-recovery.ts): the segment to close, the compaction to wait for. */
   readonly writer: SegmentWriter;
   readonly compaction: Compaction;
 }
@@ -72,20 +81,42 @@ export function openJournal(dispatch: StoreDispatch, dataDir: string, notify: (n
   const started = performance.now();
   mkdirSync(journalDir(dataDir), { recursive: true });
   mkdirSync(snapshotDir(dataDir), { recursive: true });
+  rmSync(spaceProbeFile(dataDir), { force: true });
   checkStoreSettings(dataDir, dispatch.options);
   const snapshot = restoreNewestSnapshot(dispatch, dataDir);
   const read = readJournal(dataDir, snapshot?.seq ?? 0, { cutTornTail: true });
   const replayed = replay(dispatch, read.batches);
   const writer = new SegmentWriter(dataDir, read.newest?.firstSeq ?? read.lastSeq + 1, read.newest?.bytes ?? 0, read.bytes);
   const compaction = new Compaction(dispatch.options, dataDir, writer, { afterBytes: dispatch.options.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES, snapshotBytes: snapshot?.bytes ?? 0 }, notify);
-  const commit = new GroupCommit(dispatch, writer, read.lastSeq, {
-    flushed: (seq, commands, bytes, seconds) => {
-      notify({ notice: 'flushed', seq, commands, bytes, seconds });
-      compaction.afterFlush(seq);
+  const history = segmentHistory(dataDir);
+  /** The last command of the charges recovery finished: if a full disk undoes them, they are finished again once it has room. */
+  let chargesFinishedAt = 0;
+  let chargesUndone = false;
+  const commit: GroupCommit = new GroupCommit(
+    dispatch,
+    writer,
+    read.lastSeq,
+    {
+      flushed: (seq, commands, bytes, seconds) => {
+        notify({ notice: 'flushed', seq, commands, bytes, seconds });
+        compaction.afterFlush(seq);
+      },
+      failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
+      full: (seq, undone, reloadMs, reason) => {
+        chargesUndone ||= seq < chargesFinishedAt;
+        notify({ notice: 'storage-full', seq, undone, reloadMs: Math.round(reloadMs), reason });
+      },
+      roomAgain: (afterSeconds) => {
+        notify({ notice: 'storage-available', afterSeconds });
+        if (!chargesUndone) return;
+        chargesUndone = false;
+        if (finishChargesLeftOut(dispatch, commit) > 0) chargesFinishedAt = commit.lastSeq;
+      },
     },
-    failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
-  });
+    { rollBack: (durableSeq) => reloadStore(dispatch, history, durableSeq) },
+  );
   const chargesReleased = finishChargesLeftOut(dispatch, commit);
+  if (chargesReleased > 0) chargesFinishedAt = commit.lastSeq;
   return {
     commit,
     writer,

@@ -5,7 +5,8 @@
  * typed arrays as they are, where JSON would spell every number out, and
  * reads back about twice as fast as JSON.parse reads the same state. A
  * snapshot is written to a temporary name, synced, renamed and its folder
- * synced, so a crash leaves either the whole file or none.
+ * synced, so a crash leaves either the whole file or none; a write that
+ * fails (a full disk) removes its temporary file.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
@@ -33,14 +34,20 @@ export function writeSnapshot(dataDir: string, snapshot: Snapshot): number {
   header.writeUInt32LE(crc32(payload), MAGIC.length + 8);
   const path = snapshotFile(dataDir, snapshot.seq);
   const temporary = `${path}.partial`;
-  const fd = openSync(temporary, 'w');
   try {
-    for (const bytes of [header, payload]) for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(temporary, 'w');
+    try {
+      for (const bytes of [header, payload]) for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    // A snapshot the disk had no room for is abandoned whole: its part goes now, not at the next start.
+    rmSync(temporary, { force: true });
+    throw error;
   }
-  renameSync(temporary, path);
   syncDirectory(snapshotDir(dataDir));
   return HEADER_BYTES + payload.length;
 }

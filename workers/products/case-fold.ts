@@ -16,7 +16,7 @@ import { textPattern } from './text-match.js';
  * Kelvin sign all fold to `K`).
  */
 
-/** Above plane 1 no code point changes under case mapping or folding (test/case-fold.test.ts checks it). */
+/** Above plane 1 no code point changes under case mapping or folding (test/unit/store/case-fold.test.ts checks it). */
 const LAST_CASED_PLANE_END = 0x20000;
 
 /** Code points whose class may hold others, in ascending order, as one string; read on the first non-ASCII fold. */
@@ -38,7 +38,7 @@ export function foldCodePoint(codePoint: number): number {
  * Of two distinct code points that match, at least one folds to something
  * else (CWCF); what it folds to is its case partner (CWCM). So every member
  * of a class of two or more is among them, and anything else folds to
- * itself: test/case-fold.test.ts checks both claims over every code point.
+ * itself: test/unit/store/case-fold.test.ts checks both claims over every code point.
  */
 function findCasedCodePoints(): { set: Set<number>; text: string } {
   const units = new Uint16Array(2 * LAST_CASED_PLANE_END);

@@ -4,8 +4,8 @@ import { mergeSorted, type OrderedRun } from './ordered-runs.js';
 /**
  * The ways a search with a filter the sorted lists cannot answer (text,
  * stock, a price range under another sort) finds its page. Each is exact;
- * they differ in cost, and ProductSearchIndex.search picks one by the
- * sizes it knows before scanning.
+ * they differ in cost, and SearchPlanner (search-planner.ts) picks one by
+ * the sizes it knows before scanning.
  */
 
 export interface Page {

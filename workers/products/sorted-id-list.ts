@@ -1,3 +1,6 @@
+import { fenwickAdd, fenwickLocate, fenwickSumBefore, fenwickTreeOf } from './fenwick-tree.js';
+import { appendAsBlocks, blockAt, insertIntoBlocks, mergeWithNeighbour } from './id-blocks.js';
+
 /**
  * Compares the sort keys of two ids: negative when `a`'s key comes first,
  * 0 when the keys are equal. The list breaks key ties by ascending id, so
@@ -7,8 +10,6 @@ export type KeyOrder = (a: number, b: number) => number;
 
 /** Ids per block, half of the most a block holds; see SortedIdList. */
 export const DEFAULT_BLOCK_LOAD = 1024;
-/** The least headroom a block's array grows by; see #insertAt. */
-const MIN_GROWTH = 16;
 
 /**
  * A sorted list of ids with positional access: an order-statistic list in
@@ -22,13 +23,15 @@ const MIN_GROWTH = 16;
  * most one block, O(log n + load). A Fenwick tree over the block lengths
  * turns a position into a block, and a block into the count before it, in
  * O(log blocks); it is rebuilt, lazily, only when blocks split, merge or go.
+ * This file is the order (where an id goes, what is at a position); how the
+ * blocks grow, split and merge is id-blocks.ts, the tree fenwick-tree.ts.
  *
  * The keys are read through `compareKeys` at every comparison, so the caller
  * must delete an id before changing its key and insert it again after.
  */
 export class SortedIdList {
-  #blocks: Int32Array[] = [];
-  #lengths: number[] = [];
+  readonly #blocks: Int32Array[] = [];
+  readonly #lengths: number[] = [];
   /** Fenwick tree over #lengths, 1-based; undefined until the block structure settles. */
   #tree: Int32Array | undefined;
   #size = 0;
@@ -60,11 +63,12 @@ export class SortedIdList {
       return;
     }
     const blockIndex = this.#blockFor(id);
-    const block = this.#blockAt(blockIndex);
+    const block = blockAt(this.#blocks, blockIndex);
     const length = this.#lengthAt(blockIndex);
     const offset = this.#lowerBoundIn(block, length, id);
     if (offset < length && block[offset] === id) throw new Error(`id ${id} is already in the list`);
-    this.#insertAt(blockIndex, offset, id);
+    if (insertIntoBlocks(this.#blocks, this.#lengths, this.#load * 2, blockIndex, offset, id)) this.#tree = undefined;
+    else this.#treeAdd(blockIndex, 1);
     this.#size++;
   }
 
@@ -80,12 +84,7 @@ export class SortedIdList {
     for (let at = 1; at < sorted.length; at++) {
       if (this.compare(sorted[at - 1] ?? 0, sorted[at] ?? 0) >= 0) throw new Error(`ids ${sorted[at - 1]} and ${sorted[at]} are not in the list's order`);
     }
-    const blockLength = this.#load * 2;
-    for (let start = 0; start < sorted.length; start += blockLength) {
-      const block = sorted.subarray(start, start + blockLength);
-      this.#blocks.push(block);
-      this.#lengths.push(block.length);
-    }
+    appendAsBlocks(this.#blocks, this.#lengths, sorted, this.#load * 2);
     this.#tree = undefined;
     this.#size = sorted.length;
   }
@@ -94,7 +93,7 @@ export class SortedIdList {
   delete(id: number): boolean {
     if (this.#size === 0) return false;
     const blockIndex = this.#blockFor(id);
-    const block = this.#blockAt(blockIndex);
+    const block = blockAt(this.#blocks, blockIndex);
     const length = this.#lengthAt(blockIndex);
     const offset = this.#lowerBoundIn(block, length, id);
     if (offset >= length || block[offset] !== id) return false;
@@ -102,11 +101,14 @@ export class SortedIdList {
     this.#lengths[blockIndex] = length - 1;
     this.#size--;
     if (length - 1 === 0) {
-      this.#removeBlock(blockIndex);
+      this.#blocks.splice(blockIndex, 1);
+      this.#lengths.splice(blockIndex, 1);
+      this.#tree = undefined;
     } else if (length - 1 < this.#load >> 1 && this.#blocks.length > 1) {
       // Merging blocks that fall below a quarter full keeps their number, and
       // so every search over them, proportional to the size.
-      this.#mergeWithNeighbour(blockIndex);
+      mergeWithNeighbour(this.#blocks, this.#lengths, this.#load * 2, blockIndex);
+      this.#tree = undefined;
     } else {
       this.#treeAdd(blockIndex, -1);
     }
@@ -116,8 +118,8 @@ export class SortedIdList {
   /** The id at `position` (0-based); the caller keeps it inside the list. */
   at(position: number): number {
     if (!(position >= 0 && position < this.#size)) throw new RangeError(`position ${position} is outside the list of ${this.#size}`);
-    const { blockIndex, before } = this.#locate(position);
-    return this.#blockAt(blockIndex)[position - before] ?? 0;
+    const { index: blockIndex, before } = fenwickLocate(this.#fenwick(), position);
+    return blockAt(this.#blocks, blockIndex)[position - before] ?? 0;
   }
 
   /** How many ids come before `id` in the list's order; `id` need not be in the list. */
@@ -139,7 +141,7 @@ export class SortedIdList {
       else high = middle;
     }
     if (low === blocks.length) return this.#size;
-    const block = this.#blockAt(low);
+    const block = blockAt(this.#blocks, low);
     let lowOffset = 0;
     let highOffset = this.#lengthAt(low) - 1;
     while (lowOffset < highOffset) {
@@ -147,7 +149,7 @@ export class SortedIdList {
       if (isBefore(block[middle] ?? 0)) lowOffset = middle + 1;
       else highOffset = middle;
     }
-    return this.#countBefore(low) + lowOffset;
+    return fenwickSumBefore(this.#fenwick(), low) + lowOffset;
   }
 
   /**
@@ -157,13 +159,13 @@ export class SortedIdList {
   scan(start: number, end: number, visit: (id: number) => boolean): void {
     const stop = Math.min(end, this.#size);
     if (start >= stop) return;
-    const located = this.#locate(start);
-    let { blockIndex } = located;
+    const located = fenwickLocate(this.#fenwick(), start);
+    let { index: blockIndex } = located;
     const { before } = located;
     let offset = start - before;
     let remaining = stop - start;
     while (remaining > 0) {
-      const block = this.#blockAt(blockIndex);
+      const block = blockAt(this.#blocks, blockIndex);
       const length = Math.min(this.#lengthAt(blockIndex), offset + remaining);
       remaining -= length - offset;
       for (; offset < length; offset++) if (!visit(block[offset] ?? 0)) return;
@@ -180,13 +182,13 @@ export class SortedIdList {
     const first = Math.min(start, this.#size - 1);
     const last = Math.max(end, 0);
     if (first < last) return;
-    const located = this.#locate(first);
-    let { blockIndex } = located;
+    const located = fenwickLocate(this.#fenwick(), first);
+    let { index: blockIndex } = located;
     const { before } = located;
     let offset = first - before;
     let remaining = first - last + 1;
     while (remaining > 0) {
-      const block = this.#blockAt(blockIndex);
+      const block = blockAt(this.#blocks, blockIndex);
       const stop = Math.max(-1, offset - remaining);
       remaining -= offset - stop;
       for (; offset > stop; offset--) if (!visit(block[offset] ?? 0)) return;
@@ -232,129 +234,20 @@ export class SortedIdList {
     return low;
   }
 
-  #insertAt(blockIndex: number, offset: number, id: number): void {
-    const length = this.#lengthAt(blockIndex);
-    const maxLength = this.#load * 2;
-    if (length >= maxLength) {
-      const isAppend = blockIndex === this.#blocks.length - 1 && offset === length;
-      if (isAppend) {
-        // Ascending ids always arrive here: a fresh block leaves the full one
-        // full, where halving would leave every block of such a list half empty.
-        this.#blocks.push(Int32Array.of(id));
-        this.#lengths.push(1);
-        this.#tree = undefined;
-        return;
-      }
-      this.#split(blockIndex);
-      const leftLength = this.#lengthAt(blockIndex);
-      if (offset <= leftLength) this.#insertAt(blockIndex, offset, id);
-      else this.#insertAt(blockIndex + 1, offset - leftLength, id);
-      return;
-    }
-    let block = this.#blockAt(blockIndex);
-    if (length === block.length) {
-      // Growing by a quarter bounds the unused tail of every block to a
-      // quarter while keeping the copies amortised O(1) an insert.
-      const grown = new Int32Array(Math.min(maxLength, length + Math.max(MIN_GROWTH, length >> 2)));
-      grown.set(block);
-      block = grown;
-      this.#blocks[blockIndex] = grown;
-    }
-    block.copyWithin(offset + 1, offset, length);
-    block[offset] = id;
-    this.#lengths[blockIndex] = length + 1;
-    this.#treeAdd(blockIndex, 1);
-  }
-
-  #split(blockIndex: number): void {
-    const block = this.#blockAt(blockIndex);
-    const length = this.#lengthAt(blockIndex);
-    const half = length >> 1;
-    this.#blocks.splice(blockIndex, 1, withHeadroom(block.subarray(0, half)), withHeadroom(block.subarray(half, length)));
-    this.#lengths.splice(blockIndex, 1, half, length - half);
-    this.#tree = undefined;
-  }
-
-  #mergeWithNeighbour(blockIndex: number): void {
-    const left = blockIndex > 0 ? blockIndex - 1 : blockIndex;
-    const leftLength = this.#lengthAt(left);
-    const rightLength = this.#lengthAt(left + 1);
-    const merged = new Int32Array(leftLength + rightLength + Math.max(MIN_GROWTH, (leftLength + rightLength) >> 3));
-    merged.set(this.#blockAt(left).subarray(0, leftLength));
-    merged.set(this.#blockAt(left + 1).subarray(0, rightLength), leftLength);
-    this.#blocks.splice(left, 2, merged);
-    this.#lengths.splice(left, 2, leftLength + rightLength);
-    this.#tree = undefined;
-    if (leftLength + rightLength > this.#load * 2) this.#split(left);
-  }
-
-  #removeBlock(blockIndex: number): void {
-    this.#blocks.splice(blockIndex, 1);
-    this.#lengths.splice(blockIndex, 1);
-    this.#tree = undefined;
-  }
-
-  #blockAt(blockIndex: number): Int32Array {
-    const block = this.#blocks[blockIndex];
-    if (block === undefined) throw new Error(`no block ${blockIndex}`);
-    return block;
-  }
-
   #lengthAt(blockIndex: number): number {
     return this.#lengths[blockIndex] ?? 0;
   }
 
   #lastOf(blockIndex: number): number {
-    return this.#blockAt(blockIndex)[this.#lengthAt(blockIndex) - 1] ?? 0;
+    return blockAt(this.#blocks, blockIndex)[this.#lengthAt(blockIndex) - 1] ?? 0;
   }
 
   #fenwick(): Int32Array {
-    if (this.#tree !== undefined) return this.#tree;
-    const count = this.#lengths.length;
-    const tree = new Int32Array(count + 1);
-    for (let i = 1; i <= count; i++) {
-      tree[i] = (tree[i] ?? 0) + this.#lengthAt(i - 1);
-      const parent = i + (i & -i);
-      if (parent <= count) tree[parent] = (tree[parent] ?? 0) + (tree[i] ?? 0);
-    }
-    this.#tree = tree;
-    return tree;
+    this.#tree ??= fenwickTreeOf(this.#lengths);
+    return this.#tree;
   }
 
   #treeAdd(blockIndex: number, delta: number): void {
-    const tree = this.#tree;
-    if (tree === undefined) return;
-    for (let i = blockIndex + 1; i < tree.length; i += i & -i) tree[i] = (tree[i] ?? 0) + delta;
+    if (this.#tree !== undefined) fenwickAdd(this.#tree, blockIndex, delta);
   }
-
-  /** The total length of the blocks before `blockIndex`. */
-  #countBefore(blockIndex: number): number {
-    const tree = this.#fenwick();
-    let sum = 0;
-    for (let i = blockIndex; i > 0; i -= i & -i) sum += tree[i] ?? 0;
-    return sum;
-  }
-
-  /** The block holding `position`, and how many ids the blocks before it hold. */
-  #locate(position: number): { blockIndex: number; before: number } {
-    const tree = this.#fenwick();
-    let blockIndex = 0;
-    let before = 0;
-    let step = 1;
-    while (step * 2 < tree.length) step *= 2;
-    for (; step > 0; step >>= 1) {
-      const next = blockIndex + step;
-      if (next < tree.length && before + (tree[next] ?? 0) <= position) {
-        blockIndex = next;
-        before += tree[next] ?? 0;
-      }
-    }
-    return { blockIndex, before };
-  }
-}
-
-function withHeadroom(ids: Int32Array): Int32Array {
-  const block = new Int32Array(ids.length + Math.max(MIN_GROWTH, ids.length >> 3));
-  block.set(ids);
-  return block;
 }

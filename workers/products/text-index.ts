@@ -9,7 +9,7 @@ import { TextAlphabet } from './text-grams.js';
  * substring holds each of its grams, so the products holding all of a
  * query's grams include every match. For a query of one to three code
  * points they are the matches; longer ones are verified with the
- * expression, in the plans (product-search-index.ts).
+ * expression, in the plans (search-planner.ts, search-filters.ts).
  *
  * Kept current by the search index on every write that changes a name or a
  * description, in the store worker's single thread.
@@ -136,7 +136,7 @@ export class TextIndex {
     };
   }
 
-  /** Bytes of the postings' arrays (not the Map, the alphabet or the objects around them: see bench/search-index-micro.ts for the heap). */
+  /** Bytes of the postings' arrays (not the Map, the alphabet or the objects around them: see bench/search/search-index-micro.ts for the heap). */
   get byteLength(): number {
     let bytes = 0;
     for (const gram of this.#grams.values()) bytes += gram.byteLength;

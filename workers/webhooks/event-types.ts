@@ -21,6 +21,21 @@ export const PRODUCT_EVENTS: Readonly<Record<ProductChange, WebhookEventType>> =
 /** What `["*"]` subscribes to: every type there is (a type added later joins it). */
 export const EVERY_EVENT_TYPE: readonly WebhookEventType[] = [...Object.values(ORDER_EVENTS), ...Object.values(PRODUCT_EVENTS)];
 
+/** The enabled endpoints that get each type's events, in the order given: what an event is delivered to. */
+export function subscribersByType<Endpoint extends { readonly disabled: boolean; readonly events: readonly string[] }>(endpoints: Iterable<Endpoint>): Map<WebhookEventType, Endpoint[]> {
+  const subscribers = new Map<WebhookEventType, Endpoint[]>();
+  for (const endpoint of endpoints) {
+    if (endpoint.disabled) continue;
+    const types = endpoint.events[0] === '*' ? EVERY_EVENT_TYPE : (endpoint.events as readonly WebhookEventType[]);
+    for (const type of types) {
+      const list = subscribers.get(type);
+      if (list === undefined) subscribers.set(type, [endpoint]);
+      else list.push(endpoint);
+    }
+  }
+  return subscribers;
+}
+
 /**
  * A number in [0, 1) from an event, an endpoint and an attempt, the same in
  * every run: the jitter of a deferred retry, which a replay must compute

@@ -1,7 +1,7 @@
 import type { StoreEvents } from '../store-events.js';
 import { DeliveryBook, type Delivery, type DeliveryBookState } from './delivery-book.js';
 import { EventLog, type EventLogState } from './event-log.js';
-import { EVERY_EVENT_TYPE, ORDER_EVENTS, PRODUCT_EVENTS, stableJitter } from './event-types.js';
+import { ORDER_EVENTS, PRODUCT_EVENTS, stableJitter, subscribersByType } from './event-types.js';
 import {
   DEFAULT_PENDING_MAX,
   MAX_WEBHOOK_ENDPOINTS,
@@ -286,16 +286,6 @@ export class WebhookStore {
   }
 
   #subscriptionsChanged(): void {
-    const subscribers = new Map<WebhookEventType, Endpoint[]>();
-    for (const endpoint of this.#endpoints.values()) {
-      if (endpoint.disabled) continue;
-      const types = endpoint.events[0] === '*' ? EVERY_EVENT_TYPE : (endpoint.events as readonly WebhookEventType[]);
-      for (const type of types) {
-        const list = subscribers.get(type);
-        if (list === undefined) subscribers.set(type, [endpoint]);
-        else list.push(endpoint);
-      }
-    }
-    this.#subscribers = subscribers;
+    this.#subscribers = subscribersByType(this.#endpoints.values());
   }
 }

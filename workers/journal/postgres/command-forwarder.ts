@@ -6,12 +6,14 @@
  *
  * The writer that answered last is where the next forward goes first; the
  * lease row is read again only when a forward does not reach it. Each
- * forward opens a connection of its own (no keep-alive), so that a
- * failure tells "never delivered" from "delivered, then lost": a refused
- * connection, or a writer that says it is not the writer (421), ran nothing,
- * and the forward may go to whoever holds the lease next, for a short while
- * (a clean hand-over takes some tens of milliseconds). A connection that
- * breaks after it was made, or a writer that does not answer in time, may
+ * forward opens a connection of its own (no keep-alive), and sends its body
+ * only once the writer's server has taken the request (Expect: 100-continue),
+ * so that a failure tells "never delivered" from "delivered, then lost": a
+ * refused connection, one reset or timed out before the writer took it, or
+ * a writer that says it is not the writer (421), ran nothing, and the forward
+ * may go to whoever holds the lease next, for a short while (a clean
+ * hand-over takes some tens of milliseconds). A connection that breaks after
+ * the writer took the request, or a writer that does not answer in time, may
  * have run the commands: that is WRITER_LOST, never retried here. An idle
  * keep-alive connection that the writer closes as a request goes out on it
  * would be the second kind, for a request that never arrived.
@@ -33,7 +35,7 @@ const RETRY_MS = 25;
 /** A writer that has not connected within this is not there. */
 const CONNECT_TIMEOUT_MS = 1000;
 
-const RESULT_KINDS: ReadonlySet<string> = new Set(['ok', 'not-modified', 'empty', 'refused', 'account', 'replayed', 'charging', 'order-events', 'unavailable', 'failed']);
+const RESULT_KINDS: ReadonlySet<string> = new Set(['ok', 'not-modified', 'empty', 'refused', 'account', 'replayed', 'charging', 'refreshed', 'order-events', 'unavailable', 'failed']);
 
 export interface ForwarderParts {
   readonly secret: string;
@@ -80,19 +82,23 @@ function post(url: string, body: string, secret: string, count: number, timeoutM
   return new Promise((resolve) => {
     const target = new URL(url + FORWARD_PATH);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    let connected = false;
+    let taken = false;
     const request = send(
       target,
       {
         method: 'POST',
         agent: false,
-        headers: { [SECRET_HEADER]: `Bearer ${secret}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: { [SECRET_HEADER]: `Bearer ${secret}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
         timeout: CONNECT_TIMEOUT_MS,
       },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve(judge(response, Buffer.concat(chunks), count)));
+        response.on('end', () => {
+          resolve(judge(response, Buffer.concat(chunks), count));
+          // An answer before 100 Continue (a request the server could not take): its body is never sent.
+          if (!taken) request.destroy();
+        });
         response.on('error', (error) => resolve({ kind: 'lost', reason: `the answer broke off: ${error.message}` }));
         response.on('close', () => {
           if (!response.complete) resolve({ kind: 'lost', reason: 'the answer broke off' });
@@ -100,15 +106,20 @@ function post(url: string, body: string, secret: string, count: number, timeoutM
       },
     );
     request.on('socket', (socket) => {
-      socket.once('connect', () => {
-        connected = true;
-        // Connected: from now on the writer may be running the commands, and has its lease's length to answer.
-        request.setTimeout(timeoutMs);
-      });
+      // Connected: the writer has its lease's length to take the request and answer it.
+      socket.once('connect', () => request.setTimeout(timeoutMs));
+    });
+    // The body goes only once the writer's server has taken the request (100 Continue): a connection
+    // the kernel completed but the writer never took (in its accept queue as it stops listening, or
+    // closed as idle by its drain) is reset before that, and ran nothing. From then on the writer may
+    // be running the commands.
+    request.on('continue', () => {
+      taken = true;
+      request.end(body);
     });
     request.on('timeout', () => request.destroy(new Error('timed out')));
-    request.on('error', (error) => resolve(connected ? { kind: 'lost', reason: `after the connection was made: ${error.message}` } : { kind: 'not-delivered' }));
-    request.end(body);
+    request.on('error', (error) => resolve(taken ? { kind: 'lost', reason: `after the writer took it: ${error.message}` } : { kind: 'not-delivered' }));
+    request.flushHeaders();
   });
 }
 

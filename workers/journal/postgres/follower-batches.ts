@@ -8,7 +8,7 @@
  */
 import type { StoreCommand, StoreResult } from '../../store-protocol.js';
 import type { StoreDispatch } from '../../store-dispatch.js';
-import { journalRuleOf } from '../journal-rules.js';
+import { isForwarded } from '../journal-rules.js';
 import type { CommandForwarder } from './command-forwarder.js';
 import type { JournalFollower } from './journal-follower.js';
 
@@ -26,7 +26,7 @@ export async function runOnFollower({ dispatch, forwarder, follower, forwarded }
   while (index < commands.length) {
     let end = index;
     // The same rule as the writer's journal: a command it would record is one to forward (the order clock's tick only when an order is due here).
-    while (end < commands.length && journalRuleOf(dispatch.parts, commands[end] as StoreCommand) === 'write') end++;
+    while (end < commands.length && isForwarded(dispatch.parts, commands[end] as StoreCommand)) end++;
     if (end === index) {
       // Catch-ups in between set the clock to the journal's times: a read reads now.
       results.push(dispatch.executeSafely(commands[index] as StoreCommand));

@@ -29,7 +29,7 @@ export class JournalFollower {
   #replayed = 0;
 
   /**
-   * `applied` is told after every catch-up that applied something, and when
+   * `applied` is told after every page of rows a catch-up applied, and when
    * the writer says it appended more; `damaged`, when the journal has a gap
    * after what this copy applied (rows a snapshot dropped: it cannot go on).
    */
@@ -82,19 +82,21 @@ export class JournalFollower {
   }
 
   async #applyNew(): Promise<void> {
-    const before = this.#lastSeq;
     try {
       for await (const page of readPostgresJournal(this.#link, this.#lastSeq)) {
         this.#replayed += replay(this.#dispatch, page);
         const last = page.at(-1);
-        if (last !== undefined) this.#lastSeq = last.firstSeq + last.commands.length - 1;
+        if (last === undefined) continue;
+        this.#lastSeq = last.firstSeq + last.commands.length - 1;
+        if (this.#lastSeq > this.#headSeq) this.#headSeq = this.#lastSeq;
+        // Told page by page, before the query that looks for the next one: a read answered
+        // meanwhile shows these commands, and /health must not say they are still to come.
+        this.#applied(this.#lastSeq, this.#headSeq);
       }
     } catch (error) {
       if (error instanceof JournalDamage) this.#damaged(error);
       throw error;
     }
-    if (this.#lastSeq > this.#headSeq) this.#headSeq = this.#lastSeq;
-    if (this.#lastSeq !== before) this.#applied(this.#lastSeq, this.#headSeq);
   }
 
   /** The writer's NOTIFY: it appended up to `payload`. */

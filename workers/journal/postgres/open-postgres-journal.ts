@@ -56,6 +56,8 @@ export interface SharedJournal {
   runOnFollower(commands: readonly StoreCommand[]): Promise<StoreResult[]>;
   /** A clean stop: the writer's last append, then its lease given up; a follower stops following. */
   handOver(): Promise<void>;
+  /** The address the front is bound to (PORT=0 without CLUSTER_URL), for the lease. */
+  advertise(url: string): Promise<void>;
 }
 
 /** Records the settings and a fingerprint key for a new store; for an existing one, throws SettingsMismatch when they differ. */
@@ -207,6 +209,7 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
     serially,
     runOnFollower: (commands) =>
       runOnFollower({ dispatch, forwarder, follower, forwarded: (count) => events.notice({ notice: 'forwarded', commands: count }) }, commands),
+    advertise: (url) => lease.advertise(url),
     async handOver() {
       stopped = true;
       clearInterval(polling);

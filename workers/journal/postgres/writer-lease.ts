@@ -39,11 +39,11 @@ export class WriterLease {
   readonly #link: DatabaseLink;
   readonly #instance: string;
   readonly #seconds: number;
-  readonly #url: string;
+  #url: string | null;
   #term = 0;
   #renewing: NodeJS.Timeout | undefined;
 
-  constructor(link: DatabaseLink, instance: string, seconds: number, url: string) {
+  constructor(link: DatabaseLink, instance: string, seconds: number, url: string | null) {
     this.#link = link;
     this.#instance = instance;
     this.#seconds = seconds;
@@ -80,6 +80,17 @@ export class WriterLease {
     return row === undefined ? undefined : { holder: row.holder, term: Number(row.term), url: row.url, expiresIn: row.expires_in };
   }
 
+  /**
+   * Where this instance is reached, known only once its front listens (PORT=0
+   * without CLUSTER_URL): kept for the next take, and in the row now if it
+   * holds the lease (until then its followers find no URL and wait, as for a
+   * writer not yet listening).
+   */
+  async advertise(url: string): Promise<void> {
+    this.#url = url;
+    if (this.#term > 0) await this.#link.query('UPDATE catalogue_lease SET url = $1 WHERE id = 1 AND term = $2', [url, this.#term]);
+  }
+
   /** A clean stop, after the last append: the lease expires now, and the followers hear of it. */
   async release(): Promise<void> {
     this.stop();
@@ -91,7 +102,8 @@ export class WriterLease {
   keep(lost: (error: LeaseLost) => void): void {
     this.#renewing = setInterval(() => {
       this.#link
-        .query('UPDATE catalogue_lease SET expires_at = now() + make_interval(secs => $1) WHERE id = 1 AND term = $2', [this.#seconds, this.#term])
+        // The URL too: an advertise() whose update PostgreSQL did not take is made good here.
+        .query('UPDATE catalogue_lease SET expires_at = now() + make_interval(secs => $1), url = $3 WHERE id = 1 AND term = $2', [this.#seconds, this.#term, this.#url])
         .then((renewed) => {
           if (renewed.rowCount === 1 || this.#renewing === undefined) return;
           this.stop();

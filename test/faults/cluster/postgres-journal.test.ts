@@ -1,0 +1,141 @@
+/**
+ * DATABASE_URL (issue 17): the journal in a real PostgreSQL (a database of
+ * its own on the file's server, postgres-server.ts), one writer holding the lease, other
+ * instances following it (test/faults/cluster/postgres-cluster.test.ts has three at once).
+ * A killed writer is replaced within the lease with every acknowledged
+ * write; a paused one that wakes after the takeover appends nothing and stops.
+ */
+import test from 'ava';
+import type { ExecutionContext } from 'ava';
+import { healthOf, serving, startClusterInstance, untilRole } from '../../helpers/faults/postgres-cluster.js';
+import { postgresForFile, type Postgres } from '../../helpers/faults/postgres-server.js';
+import { call, dataOf, listProducts } from '../../helpers/api/product-api.js';
+import type { RunningService } from '../../helpers/service/service.js';
+import { catalogueCrashWorkload } from '../../helpers/faults/catalogue-crash-workload.js';
+import { WriteCounter } from '../../helpers/faults/crash-rounds.js';
+import { seededRandom } from '../../helpers/seeded-random.js';
+import { waitFor } from '../../helpers/wait-for.js';
+import { writersSwitch } from '../../helpers/faults/cluster-writes.js';
+import { holdLock, untilWaitingOnLock } from '../../helpers/faults/postgres-locks.js';
+
+const LEASE_SECONDS = 2;
+const postgres = postgresForFile();
+
+const clusterEnv = (database: Postgres, extra: Readonly<Record<string, string>> = {}) => ({ DATABASE_URL: database.url, LEASE_SECONDS: String(LEASE_SECONDS), ...extra });
+
+async function created(service: RunningService, name: string): Promise<number> {
+  const response = await call(service, 'POST', '/products', { json: { name, description: 'cluster', price: 5 } });
+  if (response.status !== 201) throw new Error(`POST /products answered ${response.status}: ${response.text}`);
+  return dataOf<{ id: number }>(response).id;
+}
+
+test('a restart on the same database gives back every acknowledged write, and the next writer has the next term', async (t) => {
+  const database = await postgres.database();
+  const first = await serving(startClusterInstance(t, clusterEnv(database, { STRICT: '1' })));
+  const ids = [await created(first, 'one'), await created(first, 'two')];
+  t.deepEqual(await first.stop(), { code: 0, signal: null });
+  const second = await serving(startClusterInstance(t, clusterEnv(database, { STRICT: '1' })));
+  t.deepEqual(
+    (await listProducts(second)).slice(-2).map((product) => [product.id, product.name]),
+    [
+      [ids[0], 'one'],
+      [ids[1], 'two'],
+    ],
+  );
+  t.is(await created(second, 'three'), (ids[1] as number) + 1, 'ids go on');
+  t.deepEqual(await database.query('SELECT term FROM catalogue_lease'), [{ term: '2' }], 'each start that became the writer took the next term');
+  t.regex(second.stderr(), /"msg":"journal recovered"/);
+});
+
+test('SIGTERM to a follower stops it at once with exit 0, and the writer serves on', async (t) => {
+  const database = await postgres.database();
+  const writer = await serving(startClusterInstance(t, clusterEnv(database, { STRICT: '1' })));
+  const follower = await serving(startClusterInstance(t, clusterEnv(database, { STRICT: '1' })));
+  t.regex(follower.stderr(), /"msg":"follower: serving reads from this copy of the journal; writes go to the writer"/);
+  const asked = performance.now();
+  t.deepEqual(await follower.stop('SIGTERM'), { code: 0, signal: null }, 'a clean stop, not the signal');
+  const stoppedMs = performance.now() - asked;
+  t.true(stoppedMs < 1500, `stopped without waiting for the lease (${Math.round(stoppedMs)} ms)`);
+  t.is(await created(writer, 'after the follower left'), 11, 'the writer still holds the lease and writes');
+});
+
+/** Four writers: each sends its next write as soon as the last is answered, so every one has a write waiting on the held flush below. */
+const FAILOVER_WRITERS = 4;
+
+async function failover(t: ExecutionContext, database: Postgres, workloadSeed: number): Promise<void> {
+  const workload = catalogueCrashWorkload(seededRandom(workloadSeed), FAILOVER_WRITERS);
+  const env = clusterEnv(database, workload.env);
+  const writer = await serving(startClusterInstance(t, env));
+  await workload.setup(writer);
+  const follower = await serving(startClusterInstance(t, env));
+  t.like(await healthOf(follower.url), { role: 'follower' }, 'a follower listens while the writer lives');
+
+  const writes = new WriteCounter();
+  const control = writersSwitch(t);
+  const loading = workload.load(writer, control, writes);
+  // Some writes acknowledged first, however busy the machine.
+  await waitFor('writes acknowledged before the kill', () => writes.acknowledged >= 20);
+  // Then the kill lands while a flush is on its way, every time rather than by chance: PostgreSQL
+  // holds it (a lock on the journal, as a slow disk would), and every writer waits on it. Had the
+  // writer acknowledged writes before their flush, they would go on being acknowledged, and be lost.
+  const journal = await holdLock(t, database, 'LOCK TABLE catalogue_journal IN EXCLUSIVE MODE');
+  await untilWaitingOnLock(database, 'INSERT INTO catalogue_journal');
+  const acknowledgedAtHold = writes.acknowledged;
+  await waitFor('every writer waiting on the held flush', () => writes.inFlight === FAILOVER_WRITERS || writes.acknowledged >= acknowledgedAtHold + 10);
+  const killedAt = performance.now();
+  t.is((await writer.stop('SIGKILL')).signal, 'SIGKILL');
+  // Its append, waiting with the lease row held for share, would hold the takeover up.
+  await journal.release();
+  control.stopped = true;
+  await loading;
+  await untilRole(follower.url, 'writer', (LEASE_SECONDS + 2) * 1000);
+  const successor = follower;
+  const takeoverMs = performance.now() - killedAt;
+  t.log(`${writes.acknowledged} acknowledged, ${writes.unanswered} unanswered; the follower was the writer ${Math.round(takeoverMs)} ms after the kill`);
+  t.true(writes.acknowledged > 0, 'writes were acknowledged before the kill');
+  t.true(takeoverMs < (LEASE_SECONDS + 2) * 1000, `taken over within the lease + 2 s (${Math.round(takeoverMs)} ms)`);
+  const verdict = await workload.verify(successor);
+  t.deepEqual(verdict.violations, [], 'every acknowledged write is there, none half-applied, ids go on');
+}
+
+test('kill -9 the writer under 4 writers, a flush on its way: the follower takes over within the lease + 2 s with every acknowledged write', async (t) => {
+  await failover(t, await postgres.database(), 17);
+});
+
+test('a writer paused past its lease (SIGSTOP) is replaced; woken (SIGCONT), it appends nothing, answers no write and stops', async (t) => {
+  const database = await postgres.database();
+  const env = clusterEnv(database, { STRICT: '1' });
+  const old = startClusterInstance(t, env);
+  const oldService = await serving(old);
+  await created(oldService, 'before the pause');
+  const successor = await serving(startClusterInstance(t, env));
+  old.child.kill('SIGSTOP');
+  await untilRole(successor.url, 'writer', (LEASE_SECONDS + 2) * 1000);
+  // Woken with the lease table locked (reads of it go on): its renewal, which would stop it, and
+  // its append's fence wait on the lock, so its write reaches the append, at a sequence nobody
+  // has used before the new writer appends anything: only the term's fence (not the primary key)
+  // keeps it out. A row lock would not do: an UPDATE whose WHERE no longer matches does not wait.
+  const [{ last } = { last: '0' }] = await database.query<{ last: string }>('SELECT max(last_seq) AS last FROM catalogue_journal');
+  const leaseTable = await holdLock(t, database, 'LOCK TABLE catalogue_lease IN EXCLUSIVE MODE');
+  const stale: { answer?: number | string } = {};
+  const answered = call(oldService, 'POST', '/products', { json: { name: 'stale', description: 'from the old writer', price: 1 } }).then(
+    (response) => (stale.answer = response.status),
+    (error: unknown) => (stale.answer = String(error)),
+  );
+  old.child.kill('SIGCONT');
+  await untilWaitingOnLock(database, 'INSERT INTO catalogue_journal', () => stale.answer !== undefined);
+  await leaseTable.release();
+  await answered;
+  t.false(typeof stale.answer === 'number' && stale.answer < 300, `the old writer acknowledges nothing (${String(stale.answer)})`);
+  const exit = await old.exited;
+  t.is(exit.code, 1, `the old writer stops: ${old.output().slice(-600)}`);
+  t.regex(old.output(), /lease/);
+  t.deepEqual(await database.query('SELECT first_seq, term FROM catalogue_journal WHERE first_seq > $1', [last]), [], 'the old writer, woken, appended nothing');
+  const afterTakeover = await created(successor, 'after the takeover');
+  t.false((await listProducts(successor)).some((product) => product.name === 'stale'), 'its write is nowhere');
+  const terms = await database.query<{ term: string; first_seq: string }>('SELECT term, first_seq FROM catalogue_journal ORDER BY first_seq');
+  const firstOfNew = terms.findIndex((row) => row.term !== terms[0]?.term);
+  t.true(firstOfNew > 0, 'the new writer appended');
+  t.deepEqual(terms.slice(firstOfNew).filter((row) => row.term === terms[0]?.term), [], 'nothing of the old term after the takeover');
+  t.is(await created(successor, 'later'), afterTakeover + 1);
+});
