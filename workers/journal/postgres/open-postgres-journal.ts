@@ -92,7 +92,8 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
     snapshot?.seq ?? 0,
     (seq, headSeq) => {
       events.notice({ notice: 'applied', seq, headSeq });
-      const changes = dispatch.takeOrderChanges();
+      // A follower sends no webhooks (the writer does): only the orders' changes feed this instance's streams.
+      const changes = dispatch.takeChanges()?.orders;
       if (changes !== undefined) events.notice({ notice: 'order-changes', changes });
     },
     // At the start, damage stops the start (exit code 2); later, the service (this copy cannot go on).
