@@ -73,12 +73,12 @@ function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAn
 
 function startJournal(port: MessagePort, dataDir: string, hold: AnswerHold): { journal: GroupCommit; started: StoreStarted } {
   const notify = (notice: StoreNotice): void => {
-    hold.release();
-    port.postMessage(notice);
+    hold.release(notice);
     // A full disk reloaded the store from its newest snapshot: the text index of q is built again, a slice a turn.
     if (notice.notice === 'storage-full') buildPendingIndexes(port);
   };
-  const { commit, summary } = openJournal(store, dataDir, notify, () => hold.release());
+  // An append's end is followed at once by its notice, which takes what is held along; a microtask later, anything still held goes alone.
+  const { commit, summary } = openJournal(store, dataDir, notify, () => queueMicrotask(() => hold.release()));
   return { journal: commit, started: { started: true, recovery: summary } };
 }
 

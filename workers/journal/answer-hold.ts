@@ -1,6 +1,6 @@
 /**
  * The answer of a batch made only of writes, held by the store thread while
- * a flush is on its way, and posted when that flush's append ends.
+ * a flush is on its way, and posted with that flush's notice.
  *
  * Why: the front keeps one batch in flight and gathers what arrives
  * meanwhile into the next (src/store/store-client.ts). The answer of a batch
@@ -8,10 +8,10 @@
  * its clients; posted at once, it only frees the front to send the next few
  * requests as a batch of their own, and under a write load a flush then
  * carried four or five small batches, each a wake-up of both threads each
- * way (bench/RESULTS.md, "The journal's cost per flush", issue 30). Held
- * until the append ends, it leaves in the same turn as the flush's notice,
- * and the front gathers everything that came during the flush into one
- * batch: one hop each way per flush.
+ * way (issue 30). Held until the append ends, it leaves in one message with
+ * the flush's notice (a StoreBundle: one wake-up of the front, where two
+ * messages posted one after the other can wake it twice), and the front
+ * gathers everything that came during the flush into one batch.
  *
  * A batch with any answer the front may give out at once (a read, a
  * refusal before it ran) is posted at once, so a read is never held back by
@@ -21,7 +21,7 @@
  * posted on the port first releases what is held.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { StoreBatchAnswer } from '../store-protocol.js';
+import type { StoreBatchAnswer, StoreNotice } from '../store-protocol.js';
 import { answerTransfers } from '../answer-transfers.js';
 
 /** Whether every result of the answer waits for a flush not yet on disk. */
@@ -48,11 +48,16 @@ export class AnswerHold {
     this.#port.postMessage(answer, answerTransfers(answer));
   }
 
-  /** Posts every held answer, in order: the append ended, or something else must go out after them. */
-  release(): void {
-    if (this.#held.length === 0) return;
+  /** Posts every held answer, in order, and then `notice`, in one message. */
+  release(notice?: StoreNotice): void {
     const held = this.#held;
+    if (held.length === 0) {
+      if (notice !== undefined) this.#port.postMessage(notice);
+      return;
+    }
     this.#held = [];
-    for (const answer of held) this.#port.postMessage(answer, answerTransfers(answer));
+    const transfers = held.flatMap(answerTransfers);
+    if (held.length === 1 && notice === undefined) this.#port.postMessage(held[0], transfers);
+    else this.#port.postMessage({ bundle: notice === undefined ? held : [...held, notice] }, transfers);
   }
 }
