@@ -1,6 +1,6 @@
 /**
  * A short, bounded wait before a flush that would be smaller than the one
- * just written (issue 30).
+ * just written, when that one was small (issue 30).
  *
  * With one flush at a time, the writers of a closed loop split into groups:
  * those a flush answered come back while the next flush, started at once
@@ -10,17 +10,22 @@
  * of the disk's driver, whatever it carries, so a flush of three paid three
  * times what one of ten does per command.
  *
- * So when a flush would carry fewer commands than the last one, shortly
- * after that one ended, the store waits for the rest of the group the last
- * flush answered, and flushes as soon as as many have come, or after
- * `waitMs` at most. Under a heavy load flushes are as large as the last
- * (both groups are full) and nothing waits; a lone writer's flush is never
- * smaller than the one before it, so it never waits either; and after a
- * quiet moment (RECENT_MS) nothing waits.
+ * So when the last flush carried fewer than SMALL commands and the next
+ * would carry fewer still, shortly after the last ended, the store waits for
+ * the rest of the group the last flush answered, and flushes as soon as as
+ * many have come, or after `waitMs` at most. A flush of SMALL commands or
+ * more already shares its cost well, and two groups keep the disk busy
+ * while the front answers one of them: at 100 connections nothing waits
+ * (a wait there merged the groups into flushes of 90, but the front then
+ * sent five or six batches per flush while the store waited). A lone
+ * writer's flush is never smaller than the one before it, so it never
+ * waits; and after a quiet moment (RECENT_MS) nothing waits.
  */
 
 /** Past this since the last flush ended, the writers it answered are not coming back as a group. */
 const RECENT_MS = 5;
+/** A flush of this many commands or more is not waited after. */
+const SMALL = 32;
 
 export class FlushGathering {
   readonly #waitMs: number;
@@ -44,7 +49,7 @@ export class FlushGathering {
       this.cancel();
       return false;
     }
-    if (this.#waitMs === 0 || pending >= this.#lastCommands || performance.now() - this.#lastEndedAt > RECENT_MS) return false;
+    if (this.#waitMs === 0 || this.#lastCommands >= SMALL || pending >= this.#lastCommands || performance.now() - this.#lastEndedAt > RECENT_MS) return false;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       flushLater();
