@@ -61,7 +61,8 @@ function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAn
       const changes = store.takeChanges();
       return changes === undefined ? packed : { packed, changes };
     }
-    const { results, journaled, durableAt, changes } = journal.runBatch(commandsOf(posted));
+    const text = (posted as Partial<PostedBatch> | undefined)?.commands;
+    const { results, journaled, durableAt, changes } = journal.runBatch(commandsOf(posted), typeof text === 'string' ? text : undefined);
     const packed = pack(results);
     if (durableAt !== undefined) return changes === undefined ? { packed, journaled, durableAt } : { packed, journaled, durableAt, changes };
     return changes === undefined ? packed : { packed, changes };

@@ -145,22 +145,26 @@ export class GroupCommit {
     return new Promise((resolve) => this.#onSettled.push(resolve));
   }
 
-  runBatch(batch: unknown): DurableBatch {
+  /** `text`: the commands as the JSON text they came in, when they did (PostedBatch). */
+  runBatch(batch: unknown, text?: string): DurableBatch {
     const { protocol, commands } = (batch ?? {}) as Partial<StoreBatch>;
     if (protocol !== STORE_PROTOCOL_VERSION || !Array.isArray(commands)) {
       throw new Error(`store worker speaks protocol ${STORE_PROTOCOL_VERSION}, got a batch it cannot read`);
     }
-    return this.run(commands as readonly StoreCommand[], Date.now());
+    return this.run(commands as readonly StoreCommand[], Date.now(), text);
   }
 
-  /** Runs commands at `atMs` and records those that may change the store (also how recovery finishes charges a crash left out). */
-  run(commands: readonly StoreCommand[], atMs: number): DurableBatch {
+  /**
+   * Runs commands at `atMs` and records those that may change the store (also how recovery finishes charges a crash left out).
+   * When every command is recorded, `text` (their JSON, as they came) is what the journal writes, rather than each again.
+   */
+  run(commands: readonly StoreCommand[], atMs: number, text?: string): DurableBatch {
     if (this.#failed) throw new Error('the journal could not be written; the store takes no more commands');
     const dispatch = this.#dispatch;
     dispatch.clock.set(atMs);
     const results: StoreResult[] = [];
     const held: number[] = [];
-    const texts: string[] = [];
+    const recorded: StoreCommand[] = [];
     for (let index = 0; index < commands.length; index++) {
       const command = commands[index] as StoreCommand;
       const rule = journalRuleOf(dispatch.parts, command);
@@ -172,16 +176,17 @@ export class GroupCommit {
       results.push(result);
       if (isRecorded(rule, result)) {
         held.push(index);
-        texts.push(JSON.stringify(command));
+        recorded.push(command);
       } else if (rule === 'held-read' || result.kind === 'replayed') {
         // A replayed answer came from memory: nothing to record; but it waits like a read of what it repeats.
         held.push(index);
       }
     }
     const changes = dispatch.takeChanges();
-    if (texts.length > 0) {
-      this.#entries.push(batchEntry(atMs, this.#lastSeq + 1, texts));
-      this.#lastSeq += texts.length;
+    if (recorded.length > 0) {
+      const entryText = text !== undefined && recorded.length === commands.length ? text : `[${recorded.map((command) => JSON.stringify(command)).join(',')}]`;
+      this.#entries.push(batchEntry(atMs, this.#lastSeq + 1, entryText));
+      this.#lastSeq += recorded.length;
       this.#flushSoon();
     }
     // Writes, held reads and changes wait for the last write recorded, unless it is on disk already.

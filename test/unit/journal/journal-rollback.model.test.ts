@@ -153,7 +153,8 @@ async function runWithFullDisk(options: StoreWorkerData, batches: readonly Gener
     for (const generated of batch.commands) {
       const command = concrete(generated, atMs, live.parts);
       const refusing = full && journalRuleOf(live.parts, command) === 'write';
-      const [result] = commit.run([command], atMs).results;
+      // As the worker runs a batch: with the JSON text it came in, which the journal writes when every command in it is recorded.
+      const [result] = commit.run([command], atMs, JSON.stringify([command])).results;
       if (refusing && !isDeepStrictEqual(result, { kind: 'unavailable', code: 'STORAGE_FULL' } satisfies StoreResult)) {
         return { when: `${command.kind} while the disk was full`, live: result, replayed: 'STORAGE_FULL' };
       }

@@ -18,7 +18,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 
 const command = (name: string): string => JSON.stringify({ kind: 'product.create', fields: { name, description: name, price: 1 } });
 const flush = (firstSeq: number, count: number): string =>
-  flushPayload([batchEntry(1_700_000_000_000, firstSeq, Array.from({ length: count }, (_, index) => command(`p${firstSeq + index}`)))]);
+  flushPayload([batchEntry(1_700_000_000_000, firstSeq, `[${Array.from({ length: count }, (_, index) => command(`p${firstSeq + index}`)).join(',')}]`)]);
 
 function dataDir(t: { teardown: (fn: () => void) => void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'segment-room-'));
