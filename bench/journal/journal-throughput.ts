@@ -215,7 +215,15 @@ function verdictsOf(run: Run, fullSpeed: ReadonlyMap<string, Window[]>, halfRate
     const perFlush = journalFigure(fullSpeed.get(`${testCase.id} journal`) ?? [], 'commandsPerFlush');
     const ceiling = journalFigure(fullSpeed.get(`${testCase.id} postgres`) ?? [], 'commandsPerSecond');
     const ceilingLine = postgres === undefined ? [] : [`- ${testCase.id} on DATABASE_URL, full speed: the writer appended ${integer(ceiling)} commands a second (its ceiling at full speed on this machine; bench/cluster/cluster.ts measures it beside followers), ${ratio(cpuRatio(fullSpeed, testCase.id, 'postgres'))} the in-memory CPU per request.`];
-    const baselineLine = options.baselineDist === undefined ? [] : [`- ${testCase.id}, full speed: the baseline build with DATA_DIR costs ${ratio(cpuRatio(fullSpeed, testCase.id, 'journal-baseline'))} the in-memory CPU per request, this build ${ratio(atFull)}.`];
+    // Round by round, this build against the baseline of the same round: a shared machine's rounds differ more than the builds do.
+    const ours = fullSpeed.get(`${testCase.id} journal`) ?? [];
+    const paired = (fullSpeed.get(`${testCase.id} journal-baseline`) ?? []).map((baseline, round) => (ours[round]?.measurement.cpuMicrosPerRequest ?? Number.NaN) / (baseline.measurement.cpuMicrosPerRequest ?? Number.NaN));
+    const baselineLine =
+      options.baselineDist === undefined
+        ? []
+        : [
+            `- ${testCase.id}, full speed: the baseline build with DATA_DIR costs ${ratio(cpuRatio(fullSpeed, testCase.id, 'journal-baseline'))} the in-memory CPU per request, this build ${ratio(atFull)}; this build's CPU per request against the baseline's of the same round: ${paired.map((value) => fixed(value, 2)).join(', ')} (median ${ratio(median(paired))}).`,
+          ];
     const halfLine = halfRate === undefined ? '' : `; ${ratio(cpuRatio(halfRate, testCase.id, 'journal'))} at ${integer(rates.get(testCase.id) ?? Number.NaN)} req/s on both`;
     return [
       ...ceilingLine,
