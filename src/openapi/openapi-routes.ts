@@ -14,7 +14,11 @@ export interface ApiReferenceSettings {
 export interface ApiReference {
   /** GET /openapi.json, and /docs with its files when the page is on: join them to the service's routes. */
   readonly routes: readonly ServiceRoute<never, unknown, string, unknown>[];
-  /** Makes the document from the final route list (these routes included); called once at start-up. */
+  /**
+   * Gives the final route list (these routes included), once at start-up. The document is made
+   * from it at the first GET /openapi.json and kept: a start (and every test's service) that is
+   * never asked for it does not pay for it.
+   */
   describe(parts: DocumentParts): void;
 }
 
@@ -30,6 +34,7 @@ const NOT_DESCRIBED = new Error('the API reference was served before it was desc
  * like the others: under BASE_PATH, protectable with PROTECT.
  */
 export function apiReference({ basePath, docs }: ApiReferenceSettings): ApiReference {
+  let described: DocumentParts | undefined;
   let document: Reply | undefined;
   const specification = route({
     method: 'GET',
@@ -38,7 +43,8 @@ export function apiReference({ basePath, docs }: ApiReferenceSettings): ApiRefer
     doc: { answers: { 200: jsonAnswer({ type: 'object', description: 'An OpenAPI 3.1 document' }) } },
     action: {
       handle: () => {
-        if (document === undefined) throw NOT_DESCRIBED;
+        if (described === undefined) throw NOT_DESCRIBED;
+        document ??= jsonReply(200, JSON.stringify(openApiDocument(described)));
         return document;
       },
     },
@@ -71,7 +77,7 @@ export function apiReference({ basePath, docs }: ApiReferenceSettings): ApiRefer
   return {
     routes,
     describe(parts) {
-      document = jsonReply(200, JSON.stringify(openApiDocument(parts)));
+      described = parts;
     },
   };
 }
