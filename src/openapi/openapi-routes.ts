@@ -53,9 +53,10 @@ export function apiReference({ basePath, docs }: ApiReferenceSettings): ApiRefer
   if (docs) {
     const page = loadDocsPage(basePath);
     const html = textReply(200, 'text/html; charset=utf-8', page.html, ['content-security-policy', DOCS_CONTENT_SECURITY_POLICY, 'cache-control', 'no-cache', ...NOSNIFF]);
-    const files = page.files.then((read) => new Map([...read].map(([name, file]) => [name, textReply(200, file.contentType, file.body, ['cache-control', 'public, max-age=3600', ...NOSNIFF])])));
-    // Rejected only if swagger-ui-dist cannot be read: then asking for a file is a 500, and nobody else waits on it.
-    files.catch(() => undefined);
+    let files: Promise<ReadonlyMap<string, Reply>> | undefined;
+    // Read at the first file asked for; if swagger-ui-dist cannot be read, asking for a file is a 500.
+    const filesRead = (): Promise<ReadonlyMap<string, Reply>> =>
+      (files ??= page.files().then((read) => new Map([...read].map(([name, file]) => [name, textReply(200, file.contentType, file.body, ['cache-control', 'public, max-age=3600', ...NOSNIFF])]))));
     const missing = errorReply('DOCS_FILE_NOT_FOUND' satisfies OpenApiErrorCode);
     routes.push(
       route({
@@ -70,7 +71,7 @@ export function apiReference({ basePath, docs }: ApiReferenceSettings): ApiRefer
         path: '/docs/:file',
         summary: "A file of the reference page: its script, its initializer and its style sheet",
         doc: { answers: { 200: FILES }, errors: ['DOCS_FILE_NOT_FOUND'] },
-        action: { handle: async ({ params }) => (await files).get(params.file ?? '') ?? missing },
+        action: { handle: async ({ params }) => (await filesRead()).get(params.file ?? '') ?? missing },
       }),
     );
   }
