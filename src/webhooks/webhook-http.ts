@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { literalAddress, refusedAddress, refusedKind } from './address-safety.js';
 
 /**
@@ -145,35 +145,38 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
  * only if it came within the time-out, connecting included; at most 64 KB
  * of an answer is read (AttemptHandler). Host names are resolved and checked when a connection is made
  * (checkingLookup); an address written in the URL is checked here, as
- * net.connect looks nothing up for it.
+ * net.connect looks nothing up for it. undici is loaded at the first attempt:
+ * a service whose shop has no endpoint (and every test's) does not pay the
+ * tenth of a second its loading costs.
  */
 export class WebhookHttp {
-  readonly #agent: Agent;
+  #agent: Agent | undefined;
+  #loading: Promise<Agent> | undefined;
   readonly #options: WebhookHttpOptions;
   /** Each endpoint's URL taken apart once. */
   readonly #targets = new Map<string, { readonly origin: string; readonly path: string; readonly refused: string | undefined }>();
 
   constructor(options: WebhookHttpOptions) {
     this.#options = options;
-    const { timeoutMs, connections, allowPrivate, resolve = systemResolver } = options;
-    this.#agent = new Agent({
-      connections,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      connect: { timeout: timeoutMs, lookup: checkingLookup(resolve, allowPrivate) },
-    });
   }
 
   /** One POST of `body` with `headers` (a flat list: name, value, ...); resolves, never rejects. */
   attempt(url: string, headers: readonly string[], body: string): Promise<AttemptResult> {
     const target = this.#target(url);
     if (target.refused !== undefined) return Promise.resolve({ kind: 'failed', error: target.refused, unreachable: true });
+    const agent = this.#agent;
+    if (agent === undefined) {
+      return this.#load().then(
+        () => this.attempt(url, headers, body),
+        (error: unknown): AttemptResult => ({ kind: 'failed', error: `the HTTP client could not be loaded: ${String(error)}`, unreachable: false }),
+      );
+    }
     const { timeoutMs } = this.#options;
     return new Promise((resolve) => {
       const handler = new AttemptHandler(timeoutMs, resolve);
       try {
         // The dispatcher's handler rather than request(): no body stream or promise per answer, a fifth of an attempt's cost.
-        this.#agent.dispatch({ origin: target.origin, path: target.path, method: 'POST', headers: headers as string[], body }, handler);
+        agent.dispatch({ origin: target.origin, path: target.path, method: 'POST', headers: headers as string[], body }, handler);
       } catch (error) {
         handler.onResponseError(undefined, error instanceof Error ? error : new Error(String(error)));
       }
@@ -181,8 +184,22 @@ export class WebhookHttp {
   }
 
   /** Ends every connection; attempts under way fail. */
-  close(): Promise<void> {
-    return this.#agent.destroy();
+  async close(): Promise<void> {
+    await (await this.#loading)?.destroy();
+  }
+
+  #load(): Promise<Agent> {
+    this.#loading ??= import('undici').then(({ Agent }) => {
+      const { timeoutMs, connections, allowPrivate, resolve = systemResolver } = this.#options;
+      this.#agent = new Agent({
+        connections,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        connect: { timeout: timeoutMs, lookup: checkingLookup(resolve, allowPrivate) },
+      });
+      return this.#agent;
+    });
+    return this.#loading;
   }
 
   #target(url: string): { readonly origin: string; readonly path: string; readonly refused: string | undefined } {
