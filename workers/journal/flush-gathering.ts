@@ -24,8 +24,12 @@
 
 /** Past this since the last flush ended, the writers it answered are not coming back as a group. */
 const RECENT_MS = 5;
-/** A flush of this many commands or more is not waited after. */
-const SMALL = 32;
+/**
+ * A flush of this many commands or more is not waited after: at 10 connections flushes carry
+ * at most 10, at 100 about 35 to 45 (the checkout, k, near 32 at times, waited and sent more
+ * batches for it).
+ */
+const SMALL = 16;
 
 export class FlushGathering {
   readonly #waitMs: number;
