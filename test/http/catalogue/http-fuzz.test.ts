@@ -174,8 +174,8 @@ test(`fuzz ${SEED_TEXT}: every answer is one the contract allows (ids up to ${LO
   assertNone(t, 'the oracle', oracleViolations(exchanges.filter((exchange) => !isConnect(exchange) && !hasLongId(exchange))));
 });
 
-// Issue: "CONNECT gets a closed socket with no answer; answer it like any other
-// unsupported method". Fails until that fix is merged: today Node closes the socket.
+// Node's HTTP server would close a CONNECT's socket without an answer; the
+// service answers it like any other method a route lacks.
 test(`fuzz ${SEED_TEXT}: CONNECT is answered like any other method a route lacks: 405 with Allow on a route, 404 elsewhere, never a silent close`, (t) => {
   const connects = exchanges.filter(isConnect);
   t.true(connects.length > 0, 'the seed sent no CONNECT');
@@ -189,8 +189,8 @@ test(`fuzz ${SEED_TEXT}: CONNECT is answered like any other method a route lacks
   assertNone(t, 'CONNECT is answered', violations);
 });
 
-// The fix for find-my-way's maxParamLength (100): `/products/<150 zeros>7` is product 7,
-// PATCH on it 405, OPTIONS 204. Fails until that fix is merged: today such ids are "Route not found".
+// find-my-way's maxParamLength (100 by default) would make a long id "Route not found":
+// `/products/<150 zeros>7` is product 7, PATCH on it 405, OPTIONS 204.
 test(`fuzz ${SEED_TEXT}: ids longer than ${LONGEST_ROUTED_ID} characters are routed like short ones (200/404 product, 405, 204, auth, body rules)`, (t) => {
   const long = exchanges.filter(hasLongId);
   t.true(long.length > 0, 'the seed sent no long id');
