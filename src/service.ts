@@ -176,7 +176,17 @@ function pollOnce(): Promise<void> {
 function clusterNotice(log: Logger, cluster: ClusterStatus, notice: StoreNotice, publish: ((changes: PackedOrderChanges) => void) | undefined): void {
   cluster.noticed(notice);
   if (notice.notice === 'promoted') log.info('this instance took the writer lease over: it is the writer now', { term: notice.term, seq: notice.seq });
-  else if (notice.notice === 'order-changes') publish?.(notice.changes);
+  else if (notice.notice === 'stepped-down') {
+    log.warn('this writer found its lease taken by another instance (it was paused or cut off past it): it follows from now on; what it had not appended is refused (503, nothing applied)', {
+      reason: notice.reason,
+      appendedSeq: notice.seq,
+      undone: notice.undone,
+    });
+  } else if (notice.notice === 'reloaded') {
+    const reload = { fromSeq: notice.fromSeq, seq: notice.seq, snapshotSeq: notice.snapshotSeq, replayed: notice.replayed, milliseconds: notice.milliseconds };
+    if (notice.why === 'behind') log.warn('this follower was left behind by the snapshots (rows it needed were dropped): it reloaded from the newest snapshot', reload);
+    else log.info('the writer that stepped down threw away what it had not appended: it reloaded from the newest snapshot', reload);
+  } else if (notice.notice === 'order-changes') publish?.(notice.changes);
   // A secret or a version that differs between instances: every write through this one fails until it is fixed.
   else if (notice.notice === 'forward-refused') log.error('the writer refused a forwarded write: CLUSTER_SECRET or the version differs between instances', { status: notice.status });
   else if (notice.notice === 'forward-lost') log.warn('a write sent on to the writer got no answer: it may have been applied (503 WRITER_LOST)', { reason: notice.reason });

@@ -190,6 +190,19 @@ export type StoreNotice =
   | { readonly notice: 'forward-lost'; readonly reason: string }
   /** DATABASE_URL: this follower took the writer's lease with `term` and is the writer from now on, with the journal applied up to `seq`. */
   | { readonly notice: 'promoted'; readonly term: number; readonly seq: number }
+  /**
+   * DATABASE_URL: this writer found its lease taken by another instance (`reason`: it was paused or cut off past it) and
+   * follows from now on, in place. The journal holds its commands up to `seq`; the `undone` ones after it were never
+   * appended and are thrown away, so every answer held for a command after `seq` is refused (WRITER_UNAVAILABLE:
+   * nothing was applied), with the orders' changes held with it.
+   */
+  | { readonly notice: 'stepped-down'; readonly seq: number; readonly undone: number; readonly reason: string }
+  /**
+   * DATABASE_URL: the store was reloaded in place from the newest snapshot (`snapshotSeq`) and the `replayed` commands
+   * of the journal after it, in `milliseconds`, and holds the journal up to `seq` now: a writer that stepped down with
+   * commands beyond the journal, or a follower at `fromSeq` that the snapshots left behind (rows it needed were dropped).
+   */
+  | { readonly notice: 'reloaded'; readonly why: 'stepped-down' | 'behind'; readonly fromSeq: number; readonly seq: number; readonly snapshotSeq: number | undefined; readonly replayed: number; readonly milliseconds: number }
   /** DATABASE_URL: PostgreSQL stopped answering this instance (`reason`, the driver's words): writes are refused, reads go on. */
   | { readonly notice: 'database-unreachable'; readonly reason: string }
   /** DATABASE_URL: PostgreSQL answers again, after `afterSeconds` away. */

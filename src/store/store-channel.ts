@@ -33,14 +33,15 @@ export interface BatchAnswer {
 
 /**
  * A held answer refused because its command was undone (DATA_DIR's disk had
- * no room for the flush that carried it, or for one before it): nothing of
- * it was applied, and it is answered as `code` says.
+ * no room for the flush that carried it, or for one before it; DATABASE_URL,
+ * the writer lost its lease before it was appended, and stepped down):
+ * nothing of it was applied, and it is answered as `code` says.
  */
 export class FlushRefused extends Error {
   override readonly name = 'FlushRefused';
-  readonly code: 'STORAGE_FULL';
+  readonly code: 'STORAGE_FULL' | 'WRITER_UNAVAILABLE';
 
-  constructor(code: 'STORAGE_FULL', message: string) {
+  constructor(code: 'STORAGE_FULL' | 'WRITER_UNAVAILABLE', message: string) {
     super(message);
     this.code = code;
   }
@@ -202,14 +203,19 @@ export class StoreChannel implements StoreRunner {
       this.#journalFailed = new Error(`the journal cannot be written: ${notice.reason}`);
       this.#failFlushes(this.#journalFailed);
     } else if (notice.notice === 'storage-full') {
-      // Everything after notice.seq was undone: those answers, and the changes held with them, never go out.
-      const refused = new FlushRefused('STORAGE_FULL', `the disk had no room: commands after ${notice.seq} were undone`);
-      const kept = this.#awaitingFlush.filter((awaiting) => awaiting.seq <= notice.seq);
-      for (const { seq, reject } of this.#awaitingFlush) if (seq > notice.seq) reject(refused);
-      this.#awaitingFlush = kept;
-      if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
+      this.#refuseAfter(notice.seq, new FlushRefused('STORAGE_FULL', `the disk had no room: commands after ${notice.seq} were undone`));
+    } else if (notice.notice === 'stepped-down') {
+      this.#refuseAfter(notice.seq, new FlushRefused('WRITER_UNAVAILABLE', `the writer lost its lease: commands after ${notice.seq} were never appended`));
     }
     this.#onNotice?.(notice);
+  }
+
+  /** Everything after `durableSeq` was undone: those answers, and the changes held with them, never go out. */
+  #refuseAfter(durableSeq: number, refused: FlushRefused): void {
+    const kept = this.#awaitingFlush.filter((awaiting) => awaiting.seq <= durableSeq);
+    for (const { seq, reject } of this.#awaitingFlush) if (seq > durableSeq) reject(refused);
+    this.#awaitingFlush = kept;
+    if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
   }
 
   #failFlushes(error: Error): void {

@@ -135,7 +135,11 @@ export class BatchingStoreClient implements StoreClient {
       const held = durable.journaled.map((index) => [{ command: commands[index] as StoreCommand, resolve: (reply: StoreReply) => (replies[index] = reply as StoreResult) }, results[index] as StoreResult] as const);
       this.#afterFlush(durable.flushed, held, changes);
       // Settled after #afterFlush's own reactions to the same promise: the replies are in by then.
-      return durable.flushed.then(() => done({ kind: 'ran', results: replies, seq }), failed);
+      // Never appended (this writer lost its lease and stepped down): nothing ran, and the follower asks the lease who writes now.
+      return durable.flushed.then(
+        () => done({ kind: 'ran', results: replies, seq }),
+        (error: unknown) => (error instanceof FlushRefused && error.code === 'WRITER_UNAVAILABLE' ? done({ kind: 'not-writer' }) : failed(error)),
+      );
     }, failed);
   }
 

@@ -105,6 +105,14 @@ export interface GroupCommitOptions {
   readonly rollBack?: (durableSeq: number) => void;
   /** Between two tries of an unreachable journal's flush, or two probes for room. */
   readonly retryMs?: number;
+  /**
+   * Every read waits, like a write, until what the store ran before it is
+   * durable (DATABASE_URL's writer, which may lose its lease and have to
+   * throw away what it ran beyond the journal: what it showed must be what
+   * the journal holds, as on the followers). Not while writes are refused
+   * (PostgreSQL away): reads go on from memory then.
+   */
+  readonly holdReads?: boolean;
 }
 
 export class GroupCommit {
@@ -113,6 +121,7 @@ export class GroupCommit {
   readonly #observer: FlushObserver;
   readonly #rollBack: ((durableSeq: number) => void) | undefined;
   readonly #retryMs: number;
+  readonly #holdReads: boolean;
   #lastSeq: number;
   /** The last command known to be on disk. */
   #durableSeq: number;
@@ -138,10 +147,16 @@ export class GroupCommit {
     this.#observer = observer;
     this.#rollBack = options.rollBack;
     this.#retryMs = options.retryMs ?? RETRY_MS;
+    this.#holdReads = options.holdReads === true;
   }
 
   get lastSeq(): number {
     return this.#lastSeq;
+  }
+
+  /** The last command known to be on disk. */
+  get durableSeq(): number {
+    return this.#durableSeq;
   }
 
   /** Resolves once everything recorded is on disk, or the journal failed (DATABASE_URL: a clean stop's last append, before the lease goes). */
@@ -166,6 +181,7 @@ export class GroupCommit {
     const results: StoreResult[] = [];
     const held: number[] = [];
     const texts: string[] = [];
+    const holdReads = this.#holdReads && this.#refusal === undefined;
     for (let index = 0; index < commands.length; index++) {
       const command = commands[index] as StoreCommand;
       const rule = journalRuleOf(dispatch.parts, command);
@@ -178,7 +194,7 @@ export class GroupCommit {
       if (isRecorded(rule, result)) {
         held.push(index);
         texts.push(JSON.stringify(command));
-      } else if (rule === 'held-read' || result.kind === 'replayed') {
+      } else if (rule === 'held-read' || result.kind === 'replayed' || holdReads) {
         // A replayed answer came from memory: nothing to record; but it waits like a read of what it repeats.
         held.push(index);
       }

@@ -119,4 +119,10 @@ export class WriterLease {
     clearInterval(this.#renewing);
     this.#renewing = undefined;
   }
+
+  /** Stops renewing and closes the lease's connection (a clean stop). */
+  async end(): Promise<void> {
+    this.stop();
+    await this.#link.end();
+  }
 }
