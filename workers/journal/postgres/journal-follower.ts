@@ -20,7 +20,7 @@ import type { DatabaseLink } from './database-link.js';
 import { readPostgresJournal } from './postgres-journal.js';
 import type { PostgresReload } from './postgres-reload.js';
 
-/** How long untilApplied tries before it gives up on a sequence the journal does not show (it should at once: the writer answered after its commit). */
+/** How long untilApplied tries without progress before it gives up on a sequence the journal does not show (it should at once: the writer answered after its commit). */
 const APPLY_WAIT_MS = 2000;
 
 export interface FollowerParts {
@@ -101,14 +101,19 @@ export class JournalFollower {
     return this.#next;
   }
 
-  /** Resolves once the journal is applied up to `seq` (a forwarded write's), or after APPLY_WAIT_MS of trying. */
+  /**
+   * Resolves once the journal is applied up to `seq` (a forwarded write's), or
+   * once APPLY_WAIT_MS have passed without progress (a reload from a snapshot
+   * is progress, however long it takes).
+   */
   async untilApplied(seq: number): Promise<void> {
     if (seq > this.#headSeq) this.#headSeq = seq;
-    const until = performance.now() + APPLY_WAIT_MS;
+    let until = performance.now() + APPLY_WAIT_MS;
     while (this.#lastSeq < seq && performance.now() < until) {
       const before = this.#lastSeq;
       await this.catchUp().catch(() => undefined);
-      if (this.#lastSeq === before) await delay(5);
+      if (this.#lastSeq !== before) until = performance.now() + APPLY_WAIT_MS;
+      else await delay(5);
     }
   }
 
