@@ -182,6 +182,8 @@ function clusterNotice(log: Logger, cluster: ClusterStatus, notice: StoreNotice,
       appendedSeq: notice.seq,
       undone: notice.undone,
     });
+  } else if (notice.notice === 'writer-stalled') {
+    log.error('the store thread has not turned for a while (hung, not busy): its lease is let run out so that another instance takes over', { seconds: notice.seconds });
   } else if (notice.notice === 'reloaded') {
     const reload = { fromSeq: notice.fromSeq, seq: notice.seq, snapshotSeq: notice.snapshotSeq, replayed: notice.replayed, milliseconds: notice.milliseconds };
     if (notice.why === 'behind') log.warn('this follower was left behind by the snapshots (rows it needed were dropped): it reloaded from the newest snapshot', reload);

@@ -203,6 +203,11 @@ export type StoreNotice =
    * commands beyond the journal, or a follower at `fromSeq` that the snapshots left behind (rows it needed were dropped).
    */
   | { readonly notice: 'reloaded'; readonly why: 'stepped-down' | 'behind'; readonly fromSeq: number; readonly seq: number; readonly snapshotSeq: number | undefined; readonly replayed: number; readonly milliseconds: number }
+  /**
+   * DATABASE_URL, the writer: its store thread has not turned for `seconds` (hung, not busy): its lease keeper
+   * stops renewing, so that the lease runs out and another instance takes over.
+   */
+  | { readonly notice: 'writer-stalled'; readonly seconds: number }
   /** DATABASE_URL: PostgreSQL stopped answering this instance (`reason`, the driver's words): writes are refused, reads go on. */
   | { readonly notice: 'database-unreachable'; readonly reason: string }
   /** DATABASE_URL: PostgreSQL answers again, after `afterSeconds` away. */

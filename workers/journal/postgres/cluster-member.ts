@@ -91,11 +91,17 @@ export class ClusterMember {
   async becomeWriter(): Promise<{ chargesReleased: number }> {
     const { dispatch, database, journal, lease, follower, events } = this.#parts;
     await this.#stopFollowing();
+    // Renewed from the moment it is taken: a catch-up of a long journal must not outlast it.
+    this.#deposed = false;
+    lease.keep({
+      lost: (error) => void this.stepDown(error),
+      unreachable: (reason) => this.#parts.reachability.lost(reason),
+      reachable: () => this.#parts.reachability.succeeded(),
+      stalled: (seconds) => events.notice({ notice: 'writer-stalled', seconds }),
+    });
     await follower.catchUp();
     // From here on the store runs ahead of the journal: a catch-up would apply this writer's own rows again.
     follower.suspend();
-    this.#deposed = false;
-    lease.keep((error) => void this.stepDown(error));
     const sizes = { afterBytes: dispatch.options.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES, snapshotBytes: this.#snapshotBytes };
     const compaction = new PostgresCompaction(dispatch.options, database.url, database.instance, sizes, (notice) => events.notice(notice));
     this.#compaction = compaction;
@@ -145,7 +151,7 @@ export class ClusterMember {
   stepDown(lost: LeaseLost): Promise<void> {
     if (this.#deposed) return Promise.resolve();
     this.#deposed = true;
-    this.#parts.lease.stop();
+    void this.#parts.lease.stop();
     return this.serially(async () => {
       const commit = this.#commit;
       if (commit === undefined || this.#stopped) return;
@@ -189,7 +195,6 @@ export class ClusterMember {
       await this.becomeWriter();
     } catch {
       // Holding the lease without the journal's end, this instance must not write: it gives the lease up (or lets it run out) and follows on.
-      lease.stop();
       await lease.release().catch(() => undefined);
       this.#leaseLeftUntil = performance.now() + database.leaseSeconds * 1000;
       this.follow();
@@ -216,7 +221,7 @@ export class ClusterMember {
       await commit.whenSettled();
       await lease.release().catch(() => undefined);
     }
-    lease.stop();
+    await lease.stop();
     await this.#compaction?.stop();
     await Promise.all([following, journal.end().catch(() => undefined), lease.end().catch(() => undefined)]);
   }

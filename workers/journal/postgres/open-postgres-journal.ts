@@ -72,7 +72,7 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
     await migrate(client);
     return storeRow(client, storeSettingsOf(dispatch.options));
   });
-  const lease = new WriterLease(leaseLink, database.instance, database.leaseSeconds, database.advertisedUrl);
+  const lease = new WriterLease(leaseLink, { databaseUrl: database.url, instance: database.instance, seconds: database.leaseSeconds, url: database.advertisedUrl });
   const snapshot = await readNewestPostgresSnapshot(journal);
   if (snapshot !== undefined) dispatch.restoreState(snapshot.state);
   let serving = false;
