@@ -60,6 +60,9 @@ import { OPENAPI_ERRORS } from './openapi/openapi-errors.js';
 import { ORDER_EVENT_ERRORS } from './order-events/order-event-errors.js';
 import { createOrderEvents, type OrderEvents } from './order-events/order-events.js';
 import { apiReference } from './openapi/openapi-routes.js';
+import { WEBHOOK_ERRORS } from './webhooks/webhook-errors.js';
+import { webhookRoutes } from './webhooks/webhook-routes.js';
+import { newSecret } from './webhooks/webhook-signature.js';
 import { REFRESH_ERRORS } from './refresh-tokens/refresh-errors.js';
 import { RefreshGrants } from './refresh-tokens/refresh-grants.js';
 import { refreshRoutes } from './refresh-tokens/refresh-routes.js';
@@ -102,6 +105,7 @@ export function serviceErrors(config: Pick<ServiceConfig, 'strict'>) {
     OPENAPI_ERRORS,
     ORDER_EVENT_ERRORS,
     CLUSTER_ERRORS,
+    WEBHOOK_ERRORS,
     REFRESH_ERRORS,
     STORAGE_ERRORS,
   ]);
@@ -127,7 +131,7 @@ export function createApp({ config, store, log, drain, metrics, cardProcessor = 
   // Off, the service is sections 1 to 6 exactly; on, section 7's routes join and /products is the shop's.
   const shop = () => {
     const events = orderEvents ?? createOrderEvents({ store, log, limits: config.eventStreams });
-    return [...catalogRoutes, ...reviewRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes, ...cartRoutes, ...orderRoutes, ...adminOrderRoutes, ...events.routes, ...paymentRoutes({ store, processor: cardProcessor, log })];
+    return [...catalogRoutes, ...reviewRoutes, ...userRoutes(registration), ...addressRoutes, ...wishlistRoutes, ...cartRoutes, ...orderRoutes, ...adminOrderRoutes, ...events.routes, ...paymentRoutes({ store, processor: cardProcessor, log }), ...webhookRoutes({ allowPrivate: config.webhooks.allowPrivate }, newSecret)];
   };
   const marketplace = config.marketplace ? shop() : [...productRoutes];
   const observability = metrics === undefined ? [] : metricsRoutes(metrics.registry);

@@ -16,6 +16,8 @@ import type { CardProcessor } from './payments/card-processor.js';
 import type { StoreNotice } from '../workers/store-protocol.js';
 import type { RecoverySummary } from '../workers/store-start-protocol.js';
 import type { PackedOrderChanges } from '../workers/orders/order-events-protocol.js';
+import { createWebhookSender, type WebhookResolver } from './webhooks/webhooks.js';
+import type { WebhookSender } from './webhooks/webhook-sender.js';
 
 export interface ServiceHandle {
   /** Where the API answers, BASE_PATH included: `http://127.0.0.1:3000/api`. */
@@ -48,6 +50,10 @@ export interface ServiceStartOptions {
   readonly stopRequest?: AbortSignal;
   /** Who charges cards (tests: a slow or failing one); the simulated processor by default. */
   readonly cardProcessor?: CardProcessor;
+  /** The webhook sender's clock (tests: a rotation's 24 hours without waiting them); Date.now by default. */
+  readonly webhookClock?: () => number;
+  /** How the webhook sender resolves host names (tests: a name that resolves to a private address); node:dns by default. */
+  readonly webhookResolver?: WebhookResolver;
 }
 
 /** A stop was asked for while the service started; it stopped before it answered anything. */
@@ -97,13 +103,20 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   const clock = config.marketplace ? startOrderClock(store, log) : undefined;
   // Orders change in the shop only; the store's changes reach the streams when they may be given out.
   const orderEvents = config.marketplace ? createOrderEvents({ store, log, limits: config.eventStreams }) : undefined;
-  if (orderEvents !== undefined) store.observeOrderChanges(orderEvents.publish);
-  const metrics = config.metrics ? createServiceMetrics(store, recovery === undefined ? undefined : { recovery }, orderEvents?.stats, cluster) : undefined;
+  // Webhooks are the shop's too; the sender runs on the writer only (a follower's starts when it is promoted).
+  const webhooks = config.marketplace
+    ? createWebhookSender({ store, log, settings: config.webhooks, ...(options.webhookClock === undefined ? {} : { now: options.webhookClock }), ...(options.webhookResolver === undefined ? {} : { resolve: options.webhookResolver }) })
+    : undefined;
+  store.observeChanges((changes) => {
+    if (changes.orders !== undefined) orderEvents?.publish(changes.orders);
+    webhooks?.sender.noticed(changes);
+  });
+  const metrics = config.metrics ? createServiceMetrics(store, recovery === undefined ? undefined : { recovery }, orderEvents?.stats, cluster, webhooks?.stats) : undefined;
   const storage = config.dataDir === undefined ? undefined : new StorageStatus(log, config.dataDir);
   channel.listen((notice) => {
     metrics?.journal?.(notice);
     storage?.noticed(notice);
-    if (cluster !== undefined) clusterNotice(log, cluster, notice, orderEvents?.publish);
+    if (cluster !== undefined) clusterNotice(log, cluster, notice, orderEvents?.publish, webhooks?.sender);
     if (notice.notice === 'snapshot') log.info('journal: snapshot written', { seq: notice.seq, bytes: notice.bytes });
     if (notice.notice === 'indexes-built') log.info('search: the text index of q is built; until now q was answered by a scan', { milliseconds: notice.milliseconds });
     if (notice.notice === 'snapshot-failed') log.error('journal: a snapshot could not be made; the journal keeps growing until the next try', { reason: notice.reason });
@@ -142,6 +155,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     url = await listen(server, config);
     // PORT=0 without CLUSTER_URL: the other instances reach this one where it is bound, known only now.
     if (config.cluster !== undefined && config.cluster.url === undefined) await worker.channel.advertise(url);
+    if (cluster === undefined || cluster.role === 'writer') webhooks?.sender.start();
   } catch (error) {
     stopping = true;
     clock?.stop();
@@ -160,6 +174,8 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       // Streams never finish by themselves: each ends now with a last `retry:`, within the drain.
       orderEvents?.drain();
       await closeGracefully(listening, drain, config.connections.shutdownGraceMs);
+      // Attempts under way are cut (sent again after the restart); the outcomes in hand are settled first.
+      await webhooks?.sender.stop();
       await store.whenIdle();
       await stopStore(start);
     },
@@ -172,16 +188,21 @@ function pollOnce(): Promise<void> {
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
-/** DATABASE_URL: the worker's news of the cluster, for /health, /metrics, the log and this instance's order event streams. */
-function clusterNotice(log: Logger, cluster: ClusterStatus, notice: StoreNotice, publish: ((changes: PackedOrderChanges) => void) | undefined): void {
+/** DATABASE_URL: the worker's news of the cluster, for /health, /metrics, the log, this instance's order event streams and its webhook sender. */
+function clusterNotice(log: Logger, cluster: ClusterStatus, notice: StoreNotice, publish: ((changes: PackedOrderChanges) => void) | undefined, sender: WebhookSender | undefined): void {
   cluster.noticed(notice);
-  if (notice.notice === 'promoted') log.info('this instance took the writer lease over: it is the writer now', { term: notice.term, seq: notice.seq });
-  else if (notice.notice === 'stepped-down') {
+  if (notice.notice === 'promoted') {
+    log.info('this instance took the writer lease over: it is the writer now', { term: notice.term, seq: notice.seq });
+    // The deliveries the old writer left pending (and those it had out) are this one's to send now.
+    sender?.start();
+  } else if (notice.notice === 'stepped-down') {
     log.warn('this writer found its lease taken by another instance (it was paused or cut off past it): it follows from now on; what it had not appended is refused (503, nothing applied)', {
       reason: notice.reason,
       appendedSeq: notice.seq,
       undone: notice.undone,
     });
+    // The new writer sends the webhooks now; what this one had taken and not settled goes again from there once its lease runs out.
+    void sender?.stop();
   } else if (notice.notice === 'writer-stalled') {
     log.error('the store thread has not turned for a while (hung, not busy): its lease is let run out so that another instance takes over', { seconds: notice.seconds });
   } else if (notice.notice === 'reloaded') {

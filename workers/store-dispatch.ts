@@ -1,6 +1,5 @@
-import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreCommand, type StoreResult } from './store-protocol.js';
+import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreChanges, type StoreCommand, type StoreResult } from './store-protocol.js';
 import { type StoreWorkerData } from './store-start-protocol.js';
-import type { PackedOrderChanges } from './orders/order-events-protocol.js';
 import { StoreClock } from './store-clock.js';
 import { createStoreParts, handlerOf, handlersOf, type ModeHandlers, type StoreParts, type StoreSeams } from './store-parts.js';
 import { captureStoreState, restoreStoreParts, type StoreState } from './store-state.js';
@@ -20,7 +19,7 @@ export class StoreDispatch {
   readonly #seams: StoreSeams;
   #parts: StoreParts;
   #handlers: ModeHandlers;
-  #followingOrderChanges = false;
+  #followingChanges = false;
 
   constructor(options: StoreWorkerData, seams: StoreSeams = {}) {
     this.options = options;
@@ -48,14 +47,14 @@ export class StoreDispatch {
   restoreState(state: unknown): void {
     this.#parts = restoreStoreParts(this.options, this.clock, this.#seams, state);
     this.#handlers = handlersOf(this.#parts, this.options.currency);
-    if (this.#followingOrderChanges) this.followOrderChanges();
+    if (this.#followingChanges) this.followChanges();
   }
 
   /** Replaces the whole store by the seed, as a start with no snapshot to restore begins it. */
   restoreSeed(): void {
     this.#parts = createStoreParts(this.options, this.clock, this.#seams);
     this.#handlers = handlersOf(this.#parts, this.options.currency);
-    if (this.#followingOrderChanges) this.followOrderChanges();
+    if (this.#followingChanges) this.followChanges();
   }
 
   /** Whether a restore left indexes to be built after the start (buildPendingIndexes). */
@@ -91,33 +90,45 @@ export class StoreDispatch {
   }
 
   /**
-   * From now on, the orders' changes are kept for takeOrderChanges (the
-   * worker turns this on once recovery has replayed the journal: nobody
-   * listens to a replay).
+   * From now on, what the writes make (the orders' changes, webhook
+   * deliveries made due or dropped) is kept for takeChanges (the worker
+   * turns this on once recovery has replayed the journal: nobody waits for
+   * a replay's).
    */
-  followOrderChanges(): void {
-    this.#followingOrderChanges = true;
-    if (this.#parts.mode === 'marketplace') this.#parts.orders.changes.follow();
+  followChanges(): void {
+    this.#followingChanges = true;
+    if (this.#parts.mode !== 'marketplace') return;
+    this.#parts.orders.changes.follow();
+    this.#parts.webhooks.follow();
   }
 
   /**
    * Runs `rebuild` (a restore and a replay: store-reload.ts) keeping none of
-   * the orders' changes it makes, then keeps them again if they were kept:
-   * a replay's changes went out when they ran live, or never.
+   * what its writes make, then keeps it again if it was kept: a replay's
+   * changes went out when they ran live, or never.
    */
-  withoutOrderChanges<T>(rebuild: () => T): T {
-    const following = this.#followingOrderChanges;
-    this.#followingOrderChanges = false;
+  withoutChanges<T>(rebuild: () => T): T {
+    const following = this.#followingChanges;
+    this.#followingChanges = false;
     try {
       return rebuild();
     } finally {
-      if (following) this.followOrderChanges();
+      if (following) this.followChanges();
     }
   }
 
-  /** The orders' changes made since the last call (the order events), to go out with the batch's answer; undefined when none. */
-  takeOrderChanges(): PackedOrderChanges | undefined {
-    return this.#parts.mode === 'marketplace' ? this.#parts.orders.changes.take() : undefined;
+  /** What the writes made since the last call, to go out with the batch's answer; undefined when nothing. */
+  takeChanges(): StoreChanges | undefined {
+    if (this.#parts.mode !== 'marketplace') return undefined;
+    const orders = this.#parts.orders.changes.take();
+    const webhooks = this.#parts.webhooks.takeNews();
+    if (webhooks === undefined) return orders === undefined ? undefined : { orders };
+    const news = {
+      ...(webhooks.made.length === 0 ? {} : { deliveries: webhooks.made }),
+      ...(webhooks.changed ? { endpointsChanged: true as const } : {}),
+      ...(webhooks.dropped === 0 ? {} : { droppedDeliveries: webhooks.dropped }),
+    };
+    return orders === undefined ? news : { orders, ...news };
   }
 
   /** One command at the time the clock already holds (the journal sets it per batch). */

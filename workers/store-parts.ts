@@ -36,6 +36,8 @@ import { idempotencyCommands } from './idempotency/idempotency-commands.js';
 import { PaymentLedger } from './payments/payment-ledger.js';
 import { paymentAnswers, paymentCommands } from './payments/payment-commands.js';
 import type { AnswerSource, AnswerSourceName } from './idempotency/idempotency-keys.js';
+import { WebhookStore } from './webhooks/webhook-store.js';
+import { webhookCommands } from './webhooks/webhook-commands.js';
 import { RefreshFamilies } from './refresh-tokens/refresh-families.js';
 import { refreshCommands } from './refresh-tokens/refresh-commands.js';
 
@@ -72,6 +74,8 @@ export interface MarketplaceParts {
   readonly orders: OrderStore;
   readonly keys: IdempotencyKeys;
   readonly payments: PaymentLedger;
+  /** Section 8: the endpoints, the events and their deliveries, fed by the bus. */
+  readonly webhooks: WebhookStore;
   readonly refreshTokens: RefreshFamilies;
   /** What the keys' rebuilt answers are made from (a payment's 201 from the ledger): a restore of the keys links them here again. */
   readonly answerSources: Readonly<Record<AnswerSourceName, AnswerSource>>;
@@ -94,9 +98,11 @@ export function createStoreParts(options: StoreWorkerData, clock: StoreClock, se
   const { currency, orderPaymentTtlSeconds } = options;
   const events = new StoreEvents();
   const catalog = new CatalogStore(events, seeded ? SEED_CATALOG : []);
+  // Subscribed after the seed catalogue is made: no endpoint could hear of it.
+  const webhooks = new WebhookStore(events, clock.ms);
   const carts = new Carts(events);
   const addresses = new AddressBook(clock.date);
-  const orders = new OrderStore({ catalog, carts, addresses, currency, paymentTtlMs: orderPaymentTtlSeconds * 1000, now: clock.date });
+  const orders = new OrderStore({ catalog, carts, addresses, currency, paymentTtlMs: orderPaymentTtlSeconds * 1000, now: clock.date, events });
   const payments = new PaymentLedger(seams.orders ?? orders, clock.date);
   return {
     mode: 'marketplace',
@@ -110,6 +116,7 @@ export function createStoreParts(options: StoreWorkerData, clock: StoreClock, se
     orders,
     keys: new IdempotencyKeys(clock.ms),
     payments,
+    webhooks,
     refreshTokens,
     answerSources: { payment: paymentAnswers(payments) },
   };
@@ -125,7 +132,7 @@ export function handlerOf(handlers: ModeHandlers, command: StoreCommand): (comma
 /** One table: every command kind of the mode → its domain's handler. */
 export function handlersOf(parts: StoreParts, currency: string): ModeHandlers {
   if (parts.mode === 'catalogue') return { ...productCommands(parts.products), ...produkteCommands(parts.produkte), ...refreshCommands(parts.refreshTokens) };
-  const { catalog, reviews, users, addresses, wishLists, carts, orders, keys, payments, answerSources } = parts;
+  const { catalog, reviews, users, addresses, wishLists, carts, orders, keys, payments, webhooks, answerSources } = parts;
   const domains: ModeHandlers = {
     ...catalogCommands(catalog, reviews),
     ...reviewCommands(reviews, catalog),
@@ -138,6 +145,7 @@ export function handlersOf(parts: StoreParts, currency: string): ModeHandlers {
     ...orderEventCommands(orders, users),
     ...paymentCommands(payments, keys, answerSources.payment),
     ...produkteCommands(parts.produkte),
+    ...webhookCommands(webhooks),
     ...refreshCommands(parts.refreshTokens),
   };
   // Any domain's command may run under an idempotency key (a route that declares one).

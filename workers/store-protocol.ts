@@ -27,10 +27,11 @@ import type { OrderCommand } from './orders/order-protocol.js';
 import type { OrderEventCommand, OrderEvents, PackedOrderChanges } from './orders/order-events-protocol.js';
 import type { IdempotentRun, RememberedAnswer } from './idempotency/idempotency-protocol.js';
 import type { ChargeStarted, PaymentCommand } from './payments/payment-protocol.js';
+import type { WebhookCommand, WebhookSends } from './webhooks/webhook-protocol.js';
 import type { RefreshCommand, RefreshHolder } from './refresh-tokens/refresh-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 13;
+export const STORE_PROTOCOL_VERSION = 14;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =
@@ -45,6 +46,7 @@ export type StoreCommand =
   | OrderCommand
   | OrderEventCommand
   | PaymentCommand
+  | WebhookCommand
   | RefreshCommand
   | IdempotentRun<StoreCommand>;
 
@@ -115,27 +117,43 @@ export const PACKED_EMPTY = 1;
 export type PackedResults = (StoreBody | typeof PACKED_OTHER | typeof PACKED_EMPTY | StoreResult | string | undefined)[];
 
 /**
- * A batch's answer when its commands changed orders, without a journal: the
- * changes (the order events) go out with the results, at once.
+ * What a batch's writes made that the front waits for, beside its results:
+ * the orders' changes (the order event streams); the webhook endpoints that
+ * got deliveries made due (`deliveries`: their ids, so the sender asks only
+ * when one of them has room) or were changed (`endpointsChanged`: what the
+ * sender holds of them may be outdated); deliveries dropped by the pending
+ * cap (logged and counted). Given out when the results of the writes are:
+ * at once without a journal, once they are on disk with one.
+ */
+export interface StoreChanges {
+  readonly orders?: PackedOrderChanges;
+  readonly deliveries?: readonly number[];
+  readonly endpointsChanged?: true;
+  readonly droppedDeliveries?: number;
+}
+
+/**
+ * A batch's answer when its commands changed something the front waits for
+ * (StoreChanges), without a journal: the changes go out with the results, at once.
  */
 export interface ChangesAnswer {
   readonly packed: PackedResults;
-  readonly changes: PackedOrderChanges;
+  readonly changes: StoreChanges;
 }
 
 /**
  * A batch's answer when a journal (DATA_DIR) recorded some of its commands,
  * or holds some of its reads: the answers of those commands (their indexes
  * in `journaled`) may be given out only once a `flushed` notice reaches
- * `durableAt`; the others at once. The orders' changes the batch made
- * (`changes`) wait for the same notice: no client hears of a change that a
- * crash could take back.
+ * `durableAt`; the others at once. What the batch's writes made
+ * (`changes`) waits for the same notice: no client hears of a change, and
+ * no webhook is sent, that a crash could take back.
  */
 export interface DurableAnswer {
   readonly packed: PackedResults;
   readonly journaled: readonly number[];
   readonly durableAt: number;
-  readonly changes?: PackedOrderChanges;
+  readonly changes?: StoreChanges;
 }
 
 /**
@@ -147,7 +165,7 @@ export interface ForwardedRun {
   readonly packed: PackedResults;
   readonly journaled: readonly number[];
   readonly durableAt: number | undefined;
-  readonly changes?: PackedOrderChanges;
+  readonly changes?: StoreChanges;
   readonly seq: number;
 }
 
@@ -252,6 +270,8 @@ export type StoreResult =
   | { readonly kind: 'refreshed'; readonly holder: RefreshHolder }
   /** Where an order event stream starts or resumes (orders.events, orders.changes): for the stream, never an HTTP body. */
   | { readonly kind: 'order-events'; readonly events: OrderEvents }
+  /** What the webhook sender is to attempt now (webhooks.due): for the sender, never an HTTP body (it holds secrets). */
+  | { readonly kind: 'webhook-sends'; readonly sends: WebhookSends }
   /**
    * A write the journal could not take: DATABASE_URL, one no writer answered, or one the writer refused while
    * PostgreSQL is away (cluster-protocol.ts says what each code promises); DATA_DIR, STORAGE_FULL: refused, or

@@ -16,7 +16,9 @@
  *
  * Not in the state: the store clock (every way into the store sets it before
  * a command runs: a batch's time, a replay's record), the order changes'
- * outbox (it went out with its batch's answer) and caches of answers' bytes.
+ * outbox (it went out with its batch's answer), caches of answers' bytes,
+ * and the webhook sender's leases (after a restore nothing is out with an
+ * attempt, so every pending delivery is sent again: at least once).
  * The event bus is no state either: a restore builds the parts afresh, wired
  * as at any start, and fills them.
  */
@@ -35,23 +37,25 @@ import type { OrderStoreState } from './orders/order-state.js';
 import type { IdempotencyKeysState } from './idempotency/idempotency-keys.js';
 import type { PaymentLedgerState } from './payments/payment-ledger.js';
 import type { RefreshFamiliesState } from './refresh-tokens/refresh-families.js';
+import type { WebhookStoreState } from './webhooks/webhook-store.js';
 
 /**
  * Bumped whenever any part's state changes shape or meaning: a store refuses
  * a state of another version rather than guess at it. Version 2 added the
- * refresh-token families; a state of version 1 was written before they
- * existed, so it is read as holding none (a DATA_DIR's snapshot survives
- * the upgrade).
+ * refresh-token families, version 3 the marketplace's webhooks. An older
+ * state is read as holding none of what came after it (a DATA_DIR's
+ * snapshot survives the upgrade).
  */
-export const STORE_STATE_VERSION = 2;
-const READABLE_VERSIONS: readonly unknown[] = [1, STORE_STATE_VERSION];
+export const STORE_STATE_VERSION = 3;
+type ReadableVersion = 1 | 2 | typeof STORE_STATE_VERSION;
+const READABLE_VERSIONS: readonly unknown[] = [1, 2, STORE_STATE_VERSION];
 
 /** The settings that change what commands do: a state restores only into a store made with the same. */
 export type StoreStateSettings = Pick<StoreWorkerData, 'strict' | 'marketplace' | 'currency' | 'orderPaymentTtlSeconds'>;
 
 interface StateHeader {
-  /** A capture is of this version; a state read may be of version 1, whose parts are these but for refreshTokens. */
-  readonly version: typeof STORE_STATE_VERSION | 1;
+  /** A capture is of this version; a state read may be older: version 1 has no refreshTokens, versions 1 and 2 no webhooks. */
+  readonly version: ReadableVersion;
   readonly settings: StoreStateSettings;
 }
 
@@ -75,6 +79,7 @@ export interface MarketplaceState extends StateHeader {
   readonly keys: IdempotencyKeysState;
   readonly payments: PaymentLedgerState;
   readonly refreshTokens: RefreshFamiliesState;
+  readonly webhooks: WebhookStoreState;
 }
 
 export type StoreState = CatalogueState | MarketplaceState;
@@ -112,6 +117,7 @@ export function captureStoreState(parts: StoreParts, options: StoreWorkerData): 
     keys: parts.keys.captureState(),
     payments: parts.payments.captureState(),
     refreshTokens: parts.refreshTokens.captureState(),
+    webhooks: parts.webhooks.captureState(),
   };
 }
 
@@ -123,7 +129,7 @@ export function captureStoreState(parts: StoreParts, options: StoreWorkerData): 
 function checkedState(state: unknown, options: StoreWorkerData): StoreState {
   const { version, mode, settings } = (state ?? {}) as Partial<Record<keyof StoreState, unknown>>;
   if (!READABLE_VERSIONS.includes(version)) {
-    throw new StoreStateMismatch(`a store state of version ${JSON.stringify(version)}, and this store reads versions ${READABLE_VERSIONS.join(' and ')} only`);
+    throw new StoreStateMismatch(`a store state of version ${JSON.stringify(version)}, and this store reads versions ${READABLE_VERSIONS.join(', ')} only`);
   }
   const wanted = settingsOf(options);
   const held = (settings ?? {}) as Partial<StoreStateSettings>;
@@ -146,7 +152,7 @@ export function restoreStoreParts(options: StoreWorkerData, clock: StoreClock, s
   const parts = createStoreParts(options, clock, seams, 'empty');
   parts.produkte.restoreState(checked.produkte);
   // Version 1 had no refresh tokens: the part stays empty.
-  if (checked.version === STORE_STATE_VERSION) parts.refreshTokens.restoreState(checked.refreshTokens);
+  if (checked.version !== 1) parts.refreshTokens.restoreState(checked.refreshTokens);
   if (parts.mode === 'catalogue' && checked.mode === 'catalogue') {
     parts.products.restoreState(checked.products);
   } else if (parts.mode === 'marketplace' && checked.mode === 'marketplace') {
@@ -159,6 +165,8 @@ export function restoreStoreParts(options: StoreWorkerData, clock: StoreClock, s
     parts.orders.restoreState(checked.orders);
     parts.keys.restoreState(checked.keys, parts.answerSources);
     parts.payments.restoreState(checked.payments);
+    // Versions 1 and 2 were made before there were webhooks: the part stays empty.
+    if (checked.version === STORE_STATE_VERSION) parts.webhooks.restoreState(checked.webhooks);
   }
   return parts;
 }

@@ -58,7 +58,7 @@ function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAn
   try {
     if (journal === undefined) {
       const packed = pack(store.runBatch(commandsOf(posted)));
-      const changes = store.takeOrderChanges();
+      const changes = store.takeChanges();
       return changes === undefined ? packed : { packed, changes };
     }
     const { results, journaled, durableAt, changes } = journal.runBatch(commandsOf(posted));
@@ -149,8 +149,8 @@ export default async function connectStore(connect: unknown): Promise<StoreStart
     if (isOutOfSpace(error)) return { started: false, reason: `DATA_DIR ${options.dataDir ?? ''} has no room for what the start must write (${error.message}); free space on its disk and start again` };
     throw error;
   }
-  // Recovery is over: from now on the orders' changes go out with each answer (the order events).
-  store.followOrderChanges();
+  // Recovery is over: from now on what the writes make goes out with each answer (the order events, the webhooks' news).
+  store.followChanges();
   buildPendingIndexes(port);
   if (shared !== undefined) {
     const sharedJournal = shared;

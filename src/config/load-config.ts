@@ -6,7 +6,9 @@ import { clusterSetting, type ClusterSettings } from './cluster-setting.js';
 import { availableParallelism } from 'node:os';
 import { LOG_LEVELS, type LogLevel } from '../log/log-levels.js';
 import { ConfigError } from './config-error.js';
-import type { SettingLookup, SettingName } from './settings.js';
+import type { SettingLookup } from './settings.js';
+import { booleanSetting, integerSetting } from './setting-values.js';
+import { webhookSettings, type WebhookSettings } from './webhook-settings.js';
 
 /**
  * Reading the settings into a ServiceConfig. Everything is checked here,
@@ -57,6 +59,8 @@ export interface ServiceConfig {
   readonly eventStreams: EventStreamLimits;
   /** SNAPSHOT_BYTES: journal bytes written since the newest snapshot before the next one is taken. */
   readonly snapshotBytes: number;
+  /** The webhook sender (marketplace). */
+  readonly webhooks: WebhookSettings;
 }
 
 /** The order event streams' heartbeat and limits (issue 18). */
@@ -109,20 +113,6 @@ export interface AuthSettings {
   readonly registerMaxPerHour: number;
   /** scrypt's cost (log2 N) for customers' passwords and the unknown-user decoy. */
   readonly hashCost: number;
-}
-
-function integerSetting(name: SettingName, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = /^[0-9]+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
-  if (!(value >= min && value <= max)) throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
-  return value;
-}
-
-function booleanSetting(name: SettingName, raw: string | undefined): boolean {
-  const value = (raw ?? '').trim().toLowerCase();
-  if (['1', 'true', 'on', 'yes'].includes(value)) return true;
-  if (['', '0', 'false', 'off', 'no'].includes(value)) return false;
-  throw new ConfigError(`${name} must be 1 (on) or 0 (off) (got "${raw}")`);
 }
 
 function hostSetting(raw: string | undefined): string {
@@ -202,6 +192,7 @@ export function loadConfig(setting: SettingLookup): ServiceConfig {
     eventStreams: eventStreamSettings(setting),
     // At least 4 KiB (that small only for tests): each snapshot writes the whole store, so a busy shop wants megabytes.
     snapshotBytes: integerSetting('SNAPSHOT_BYTES', setting('SNAPSHOT_BYTES'), 64 * 1024 * 1024, 4 * 1024, 64 * ONE_GIB),
+    webhooks: webhookSettings(setting),
   };
 }
 

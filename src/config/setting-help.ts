@@ -50,6 +50,11 @@ const HELP: Readonly<Record<SettingName, readonly [defaultValue: string, meaning
   LEASE_SECONDS: ['5', "the writer's lease with DATABASE_URL: a dead writer is replaced within about this long"],
   CLUSTER_URL: ['http://HOST:PORT/BASE_PATH', 'with DATABASE_URL, where the other instances reach this one (followers send writes to the writer there)'],
   CLUSTER_SECRET: ['none', 'with DATABASE_URL, required: the same secret (at least 32 bytes) on every instance, for the writes followers send on'],
+  WEBHOOK_TIMEOUT: ['10', 'seconds (1 to 300) a webhook attempt may take; a 2xx within it delivers'],
+  WEBHOOK_RETRY_SCHEDULE: ['5,300,1800,7200,18000,36000,36000', 'seconds before each retry of a failed webhook delivery (each with up to 10% jitter); after the last, failed'],
+  WEBHOOK_CONCURRENCY: ['4', 'webhook deliveries in flight to one endpoint at most (1 to 64)'],
+  WEBHOOK_ALLOW_PRIVATE: ['off', '1: webhook URLs may name or resolve to loopback and private addresses'],
+  WEBHOOK_PENDING_MAX: ['100000', 'pending webhook deliveries per endpoint; past it, the oldest pending fails'],
   SNAPSHOT_BYTES: ['67108864', 'journal bytes (at least 4096) written after the newest snapshot before the next is taken in the background; with DATA_DIR or DATABASE_URL'],
 };
 

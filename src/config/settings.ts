@@ -52,11 +52,16 @@ export const SETTING_NAMES = [
   'EVENT_STREAMS_PER_CUSTOMER',
   'EVENT_STREAM_BUFFER',
   'SNAPSHOT_BYTES',
+  'WEBHOOK_TIMEOUT',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'WEBHOOK_CONCURRENCY',
+  'WEBHOOK_ALLOW_PRIVATE',
+  'WEBHOOK_PENDING_MAX',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
 /** Settings that are on or off and may be given as a bare flag (`--strict`). */
-const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT', 'MARKETPLACE', 'ACCESS_LOG', 'METRICS', 'OPENAPI', 'DOCS', 'API_KEY_QUERY']);
+const SWITCHES: ReadonlySet<SettingName> = new Set(['STRICT', 'MARKETPLACE', 'ACCESS_LOG', 'METRICS', 'OPENAPI', 'DOCS', 'API_KEY_QUERY', 'WEBHOOK_ALLOW_PRIVATE']);
 
 export type SettingLookup = (name: SettingName) => string | undefined;
 

@@ -6,6 +6,9 @@
  * it, so what is documented is what is served.
  */
 
+/** A store action's status on success: 202 for a request taken to be done later (a webhook delivery sent again). */
+export type SuccessStatus = 200 | 201 | 202 | 204;
+
 /** A JSON Schema (draft 2020-12), as data. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
@@ -25,7 +28,7 @@ export interface QueryParameterDoc {
 
 export interface RouteDoc {
   /** Success answers by status. */
-  readonly answers: Readonly<Partial<Record<200 | 201 | 204, AnswerDoc>>>;
+  readonly answers: Readonly<Partial<Record<SuccessStatus, AnswerDoc>>>;
   /** What the body validator accepts (only for routes that declare a body). */
   readonly body?: JsonSchema;
   /** The query parameters the query validator reads. */

@@ -8,7 +8,7 @@ import { conditionsOf } from './conditions.js';
 import { tagByDigest } from './digest-tags.js';
 import type { ReplyWriter } from './response-writer.js';
 import type { Exchange } from './exchange.js';
-import type { IdempotencyClaim, Listing, ResolvedRoute, RouteInput } from './route.js';
+import type { IdempotencyClaim, Listing, ResolvedRoute, RouteInput, SuccessStatus } from './route.js';
 import { createClaimMaker, readIdempotencyKey, scopeOf } from './idempotency-key.js';
 
 /** A list answer's paging and the request URL its links start from. */
@@ -24,7 +24,7 @@ export interface RouteRunnerParts<Command> {
    * carried one; its answer as a reply, with `status` on success and list
    * headers when asked.
    */
-  readonly dispatch: (command: Command, status: 200 | 201 | 204, listing?: ListingRequest, idempotency?: IdempotencyClaim) => Promise<Reply>;
+  readonly dispatch: (command: Command, status: SuccessStatus, listing?: ListingRequest, idempotency?: IdempotencyClaim) => Promise<Reply>;
   readonly write: ReplyWriter;
   readonly log: Logger;
   /** The key of idempotency fingerprints: kept under DATA_DIR so a key sent again after a restart is still recognised; random per start otherwise. */

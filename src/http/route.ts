@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { ErrorReply, Reply } from './reply.js';
 import type { RequestConditions } from './conditions.js';
-import type { RouteDoc } from './route-doc.js';
+import type { RouteDoc, SuccessStatus } from './route-doc.js';
+
+export type { SuccessStatus } from './route-doc.js';
 
 /**
  * Routes are declared as data: what a route needs (access rules, a body, id
@@ -107,7 +109,7 @@ export type RouteAction<Caller, Command, Body, Ids extends string, Query> =
   /** Sends one store command; the store's answer is the reply, with `status` on success. */
   | {
       store(input: RouteInput<Caller, Body, Ids, Query>): Command;
-      readonly status: 200 | 201 | 204;
+      readonly status: SuccessStatus;
       /** For list answers: X-Total-Count, and Link when paged (the store answers the total). */
       listing?(input: RouteInput<Caller, Body, Ids, Query>): Listing | undefined;
     }

@@ -8,12 +8,13 @@ import { clusterMetrics } from './cluster-metrics.js';
 import type { ClusterStatus } from '../store/cluster-status.js';
 import { eventStreamMetrics, type EventStreamCounts } from './event-stream-metrics.js';
 import { RequestTally, TalliedLatency } from './request-tally.js';
+import { webhookMetrics, type WebhookCounts } from './webhook-metrics.js';
 
 /**
  * What Prometheus scrapes at GET /metrics (prom-client): requests by route
  * template, method and status; latency by route template and method; the
  * store's queue depth, batch sizes and round trips; the order event streams
- * (marketplace); and Node's own process metrics, event-loop lag among them. Route templates, never raw paths, keep
+ * and the webhooks (marketplace); and Node's own process metrics, event-loop lag among them. Route templates, never raw paths, keep
  * the label count bounded whatever a client sends.
  */
 export interface ServiceMetrics {
@@ -23,11 +24,12 @@ export interface ServiceMetrics {
   readonly journal?: (notice: StoreNotice) => void;
 }
 
-export function createServiceMetrics(store: BatchingStoreClient, journal?: { readonly recovery: RecoverySummary | undefined }, eventStreams?: EventStreamCounts, cluster?: ClusterStatus): ServiceMetrics {
+export function createServiceMetrics(store: BatchingStoreClient, journal?: { readonly recovery: RecoverySummary | undefined }, eventStreams?: EventStreamCounts, cluster?: ClusterStatus, webhooks?: WebhookCounts): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   if (cluster !== undefined) clusterMetrics(registry, cluster);
   if (eventStreams !== undefined) eventStreamMetrics(registry, eventStreams);
+  if (webhooks !== undefined) webhookMetrics(registry, webhooks);
   // Answers are tallied in plain numbers and handed over at scrape time (request-tally.ts).
   const tally = new RequestTally([0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
   new Counter({

@@ -26,6 +26,7 @@ export const ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: 'OK',
   201: 'Created',
+  202: 'Accepted',
   204: 'No Content',
   304: 'Not Modified: the ETag still matches If-None-Match',
 };

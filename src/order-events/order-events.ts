@@ -1,9 +1,9 @@
 import type { EventStreamLimits } from '../config/load-config.js';
 import type { ServiceRoute } from '../auth/identity.js';
 import type { OrderCommand } from '../../workers/orders/order-protocol.js';
-import type { OrderEventCommand } from '../../workers/orders/order-events-protocol.js';
 import type { Logger } from '../log/logger.js';
-import type { ChangesObserver, StoreClient } from '../store/store-client.js';
+import type { StoreClient } from '../store/store-client.js';
+import type { OrderEventCommand, PackedOrderChanges } from '../../workers/orders/order-events-protocol.js';
 import { OrderEventHub } from './order-event-hub.js';
 import { orderEventRoutes } from './order-event-routes.js';
 import { orderStreams } from './order-streams.js';
@@ -21,8 +21,8 @@ export interface EventStreamStats {
 /** The order event streams as the service wires them: routes, the store's changes in, the stop, the counts. */
 export interface OrderEvents {
   readonly routes: readonly ServiceRoute<OrderCommand | OrderEventCommand, unknown, string, unknown>[];
-  /** Give it to the store client (observeOrderChanges): the changes each batch made, once they may go out. */
-  readonly publish: ChangesObserver;
+  /** The orders' changes each batch made, once they may go out (service.ts hands them over from the store client's observeChanges). */
+  readonly publish: (changes: PackedOrderChanges) => void;
   /** The service stops: every stream ends with a last `retry:`. */
   drain(): void;
   readonly stats: EventStreamStats;

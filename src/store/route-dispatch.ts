@@ -1,6 +1,6 @@
 import type { Logger } from '../log/logger.js';
 import type { Reply } from '../http/reply.js';
-import type { IdempotencyClaim } from '../http/route.js';
+import type { IdempotencyClaim, SuccessStatus } from '../http/route.js';
 import type { ListingRequest } from '../http/route-runner.js';
 import type { StoreCommand } from '../../workers/store-protocol.js';
 import type { StoreClient } from './store-client.js';
@@ -14,7 +14,7 @@ import { storeReplyToHttp } from './store-replies.js';
  */
 export function routeDispatch(store: StoreClient, log: Logger) {
   // Not an async function: one promise a request (the store's answer, mapped) rather than two.
-  return (command: StoreCommand, status: 200 | 201 | 204, listing?: ListingRequest, idempotency?: IdempotencyClaim): Promise<Reply> => {
+  return (command: StoreCommand, status: SuccessStatus, listing?: ListingRequest, idempotency?: IdempotencyClaim): Promise<Reply> => {
     const sent: StoreCommand = idempotency === undefined ? command : { kind: 'idempotency.run', claim: idempotency, status, command };
     return store.send(sent).then((reply) => storeReplyToHttp(reply, status, log, listing));
   };

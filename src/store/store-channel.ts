@@ -7,24 +7,24 @@ import {
   type PostedBatch,
   type StoreBatch,
   type StoreBody,
+  type StoreChanges,
   type StoreAdvertise,
   type StoreHandOver,
   type StoreMessage,
   type StoreNotice,
   type StoreResult,
 } from '../../workers/store-protocol.js';
-import type { PackedOrderChanges } from '../../workers/orders/order-events-protocol.js';
 
 /**
- * A batch's results, one per command, and the orders' changes its commands
- * made. With a journal, the results at the `journaled` indexes, and the
- * changes, may be given out only once `flushed` resolves (the commands are on
- * disk); it rejects if the journal fails.
+ * A batch's results, one per command, and what its writes made (the orders'
+ * changes, webhook deliveries). With a journal, the results at the
+ * `journaled` indexes, and the changes, may be given out only once `flushed`
+ * resolves (the commands are on disk); it rejects if the journal fails.
  */
 export interface BatchAnswer {
   readonly results: StoreResult[];
   readonly durable?: { readonly journaled: readonly number[]; readonly flushed: Promise<void> };
-  readonly changes?: PackedOrderChanges;
+  readonly changes?: StoreChanges;
   /** A forwarded batch (DATABASE_URL): the journal sequence after it, on the writer. */
   readonly seq?: number;
   /** A forwarded batch reached a follower: nothing ran. */

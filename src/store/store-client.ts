@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { STORE_PROTOCOL_VERSION, type StoreCommand, type StoreResult } from '../../workers/store-protocol.js';
-import type { PackedOrderChanges } from '../../workers/orders/order-events-protocol.js';
+import { STORE_PROTOCOL_VERSION, type StoreChanges, type StoreCommand, type StoreResult } from '../../workers/store-protocol.js';
 import { FlushRefused, type StoreRunner } from './store-channel.js';
 
 /** What the front gets back for a command: the worker's result, or `busy` when the queue was full. */
@@ -46,14 +45,15 @@ interface Waiting {
 export type BatchObserver = (commands: number, seconds: number) => void;
 
 /**
- * Told of the orders' changes each batch made (the order event streams), in
- * the order the store made them, once they may be given out: at once, or
- * with a journal when the batch's commands are on disk (never when the
- * journal failed, or undid them for a full disk). Changes come only from
- * journaled writes, so with a journal every batch that made one waits for
- * its flush, and flushes are announced in order.
+ * Told of what each batch's writes made (the orders' changes for the order
+ * event streams, webhook deliveries for the sender), in the order the store
+ * made them, once they may be given out: at once, or with a journal when the
+ * batch's commands are on disk (never when the journal failed, or undid them
+ * for a full disk). Changes come only from journaled writes, so with a
+ * journal every batch that made one waits for its flush, and flushes are
+ * announced in order.
  */
-export type ChangesObserver = (changes: PackedOrderChanges) => void;
+export type ChangesObserver = (changes: StoreChanges) => void;
 
 export class BatchingStoreClient implements StoreClient {
   readonly #pool: StoreRunner;
@@ -83,7 +83,7 @@ export class BatchingStoreClient implements StoreClient {
     this.#observe = observer;
   }
 
-  observeOrderChanges(observer: ChangesObserver): void {
+  observeChanges(observer: ChangesObserver): void {
     this.#onChanges = observer;
   }
 
@@ -113,7 +113,7 @@ export class BatchingStoreClient implements StoreClient {
   /**
    * Runs a batch a follower forwarded (DATABASE_URL) as one batch of its
    * own, not gathered with others: its answer needs the journal sequence
-   * after it. Its results are given out, and the orders' changes it made
+   * after it. Its results are given out, and what its writes made
    * published, once its writes are on disk, in the same order as every
    * other batch's (#afterFlush).
    */
@@ -179,7 +179,7 @@ export class BatchingStoreClient implements StoreClient {
     );
   };
 
-  #afterFlush(flushed: Promise<void>, held: readonly (readonly [Waiting, StoreReply])[], changes: PackedOrderChanges | undefined): void {
+  #afterFlush(flushed: Promise<void>, held: readonly (readonly [Waiting, StoreReply])[], changes: StoreChanges | undefined): void {
     this.#unflushed++;
     const settle = (reply: (answer: StoreReply) => StoreReply): void => {
       for (const [waiting, answer] of held) waiting.resolve(reply(answer));

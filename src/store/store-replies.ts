@@ -3,6 +3,7 @@ import { emptyReply, errorReply, jsonReply, type Reply } from '../http/reply.js'
 import type { TransportErrorCode } from '../http/http-errors.js';
 import { listHeaders } from '../http/list-headers.js';
 import type { ListingRequest } from '../http/route-runner.js';
+import type { SuccessStatus } from '../http/route.js';
 import type { StoreReply } from './store-client.js';
 import type { RememberedAnswer } from '../../workers/idempotency/idempotency-protocol.js';
 
@@ -24,7 +25,7 @@ function replayed(answer: RememberedAnswer): Reply {
 }
 
 /** The store's answer as HTTP: the one place store results become statuses. */
-export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 204, log: Logger, listing?: ListingRequest): Reply {
+export function storeReplyToHttp(reply: StoreReply, successStatus: SuccessStatus, log: Logger, listing?: ListingRequest): Reply {
   switch (reply.kind) {
     case 'ok': {
       // An upsert that made its item is 201 whatever the route's usual status.
@@ -58,6 +59,10 @@ export function storeReplyToHttp(reply: StoreReply, successStatus: 200 | 201 | 2
     case 'order-events':
       // Where an event stream starts is for the stream, which never hands it here.
       log.error('store answered order events to an HTTP route');
+      return INTERNAL;
+    case 'webhook-sends':
+      // What the webhook sender is to attempt holds secrets: logged without its contents.
+      log.error('store answered webhook sends to an HTTP route');
       return INTERNAL;
     case 'unavailable':
       // The journal could not take the write: cluster-errors.ts and storage-errors.ts say what the client may assume.

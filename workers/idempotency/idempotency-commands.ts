@@ -28,7 +28,7 @@ export function answerForKnownKey(verdict: KeyVerdict): StoreResult | undefined 
  * same key is judged afresh (the cart may have been filled meanwhile); nor is
  * a command that threw.
  */
-function successAnswer(result: StoreResult, status: 200 | 201 | 204): RememberedAnswer | undefined {
+function successAnswer(result: StoreResult, status: 200 | 201 | 202 | 204): RememberedAnswer | undefined {
   if (result.kind === 'empty') return { kind: 'empty', status };
   if (result.kind !== 'ok') return undefined;
   const body = typeof result.body === 'string' ? result.body : Buffer.concat(result.body).toString('utf8');

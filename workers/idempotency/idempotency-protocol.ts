@@ -42,7 +42,7 @@ export type RememberedAnswer =
 export interface IdempotentRun<Inner> {
   readonly kind: 'idempotency.run';
   readonly claim: IdempotencyClaim;
-  readonly status: 200 | 201 | 204;
+  readonly status: 200 | 201 | 202 | 204;
   readonly command: Inner;
 }
 

@@ -20,11 +20,10 @@
  * answers, and writes are refused until a probe finds room again
  * (docs/durability.md, "Disk full").
  */
-import type { StoreBatch, StoreCommand, StoreResult } from '../store-protocol.js';
+import type { StoreBatch, StoreChanges, StoreCommand, StoreResult } from '../store-protocol.js';
 import { STORE_PROTOCOL_VERSION } from '../store-protocol.js';
 import type { StoreDispatch } from '../store-dispatch.js';
 import { isRecorded, journalRuleOf } from './journal-rules.js';
-import type { PackedOrderChanges } from '../orders/order-events-protocol.js';
 import { batchEntry, flushPayload } from './journal-entries.js';
 
 /**
@@ -77,8 +76,8 @@ export interface DurableBatch {
   readonly journaled: readonly number[];
   /** The sequence of the last command journaled by this batch or before it, when it is not yet on disk; undefined when nothing waits. */
   readonly durableAt: number | undefined;
-  /** The orders' changes the batch made: they go out when its answers do. */
-  readonly changes?: PackedOrderChanges;
+  /** What the batch's writes made (the orders' changes, webhook deliveries): it goes out when its answers do. */
+  readonly changes?: StoreChanges;
 }
 
 export interface FlushObserver {
@@ -199,7 +198,7 @@ export class GroupCommit {
         held.push(index);
       }
     }
-    const changes = dispatch.takeOrderChanges();
+    const changes = dispatch.takeChanges();
     if (texts.length > 0) {
       this.#entries.push(batchEntry(atMs, this.#lastSeq + 1, texts));
       this.#lastSeq += texts.length;

@@ -7,11 +7,15 @@ import type { StoreParts } from '../store-parts.js';
  * the same refusal, and some refusals change state: a payment begun on an
  * order past its time cancels it first); `write-if-due` is the order clock's
  * tick, recorded only when an order is due, so an idle shop does not write a
- * record a second. `held-read` is a read that is not recorded but whose
+ * record a second (and `webhooks.limit`, recorded only when it changes the
+ * cap the store holds, so a start does not write a record).
+ * `held-read` is a read that is not recorded but whose
  * answer waits, like a write's, until every write before it is on disk: the
  * order event streams' reads, which would otherwise show a client changes a
  * crash could still take back (a plain read may show a write a flush is
- * carrying; its writer hears of it only once it is durable).
+ * carrying; its writer hears of it only once it is durable), and the webhook
+ * sender's `webhooks.due`, so that no event is sent before the change it
+ * reports is on disk (its leases are kept in memory only).
  * `write-if-known` is a refresh or a logout: recorded only when it names a
  * live family; one that names none changes nothing, and since both routes
  * are open to anyone, recording it would let any client grow the journal
@@ -75,6 +79,19 @@ export const JOURNAL_RULES: Readonly<Record<StoreCommandKind, JournalRule>> = {
   'payments.begin': 'write',
   'payments.finish': 'write',
   'idempotency.run': 'write',
+  'webhooks.create': 'write',
+  'webhooks.list': 'read',
+  'webhooks.get': 'read',
+  'webhooks.probe': 'read',
+  'webhooks.update': 'write',
+  'webhooks.delete': 'write',
+  'webhooks.rotate': 'write',
+  'webhooks.deliveries': 'read',
+  'webhooks.retry': 'write',
+  'webhooks.due': 'held-read',
+  'webhooks.settle': 'write',
+  'webhooks.defer': 'write',
+  'webhooks.limit': 'write-if-due',
   'refresh.begin': 'write',
   'refresh.rotate': 'write-if-known',
   'refresh.revoke': 'write-if-known',
@@ -82,15 +99,16 @@ export const JOURNAL_RULES: Readonly<Record<StoreCommandKind, JournalRule>> = {
 
 /**
  * The rule of this command now, decided before it runs: the clock's tick is
- * a write only when an order is due, a refresh or logout only when its
- * family is live. A kind no one knows is a read (it is answered `failed`
- * and changes nothing).
+ * a write only when an order is due, the pending cap only when it is a new
+ * value, a refresh or logout only when its family is live. A kind no one
+ * knows is a read (it is answered `failed` and changes nothing).
  */
 export function journalRuleOf(parts: StoreParts, command: StoreCommand): JournalRule {
   const rule = Object.hasOwn(JOURNAL_RULES, command.kind) ? JOURNAL_RULES[command.kind] : 'read';
   if (rule === 'write-if-known') return (command.kind === 'refresh.rotate' || command.kind === 'refresh.revoke') && parts.refreshTokens.has(command.family) ? 'write' : 'read';
-  if (rule !== 'write-if-due') return rule;
-  return parts.mode === 'marketplace' && command.kind === 'orders.expire' && parts.orders.hasDue(command.now) ? 'write' : 'read';
+  if (rule !== 'write-if-due' || parts.mode !== 'marketplace') return rule === 'write-if-due' ? 'read' : rule;
+  if (command.kind === 'orders.expire') return parts.orders.hasDue(command.now) ? 'write' : 'read';
+  return command.kind === 'webhooks.limit' && command.pendingMax !== parts.webhooks.pendingMax ? 'write' : 'read';
 }
 
 /**

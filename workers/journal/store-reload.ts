@@ -68,7 +68,7 @@ export function reloadStore(dispatch: StoreDispatch, history: DurableHistory, up
   if (snapshot !== undefined && snapshot.seq > upToSeq) throw new JournalDamage(`the newest snapshot is of command ${snapshot.seq}, past the durable end ${upToSeq}`);
   const afterSeq = snapshot?.seq ?? 0;
   const { kept, lastSeq } = batchesUpTo(history.batchesAfter(afterSeq), afterSeq, upToSeq);
-  const replayed = dispatch.withoutOrderChanges(() => {
+  const replayed = dispatch.withoutChanges(() => {
     if (snapshot === undefined) dispatch.restoreSeed();
     else dispatch.restoreState(snapshot.state);
     return replay(dispatch, kept);

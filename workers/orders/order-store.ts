@@ -6,7 +6,7 @@ import { ExpiryQueue } from './expiry-queue.js';
 import { judgeTransition, type OrderActor, type OrderStatus } from './order-machine.js';
 import { OrderLists, type OrderFilter } from './order-lists.js';
 import type { ChargeStart, OrderPayments, PurchaseRecord } from './order-ports.js';
-import { OrderRecord } from './order-record.js';
+import { OrderRecord, orderJson } from './order-record.js';
 import { OrderItems, linesOf, type OrderLine } from './order-items.js';
 import { OrderTable } from './order-table.js';
 import { PurchaseIndex } from './purchase-index.js';
@@ -14,6 +14,7 @@ import { OrderChangeLog } from './order-changes.js';
 import { changesAfter, orderEvents } from './order-change-view.js';
 import type { OrderEvents } from './order-events-protocol.js';
 import type { OrderStoreState } from './order-state.js';
+import type { StoreEvents } from '../store-events.js';
 
 /** What the orders need of the products: read them, and take and return stock. */
 export interface StockedCatalog extends ProductCatalog {
@@ -29,6 +30,8 @@ export interface OrderStoreParts {
   readonly paymentTtlMs: number;
   /** The store's clock; tests pass their own. */
   readonly now?: () => Date;
+  /** Where every change is announced (the webhooks' events); tests may leave it out. */
+  readonly events?: StoreEvents;
 }
 
 /** A line the stock cannot cover: the product's name, what is left, what was asked for. */
@@ -107,6 +110,7 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
       expiresAt: placedAt + paymentTtlMs,
     });
     this.#changes.record(this.#table, id, placedAt);
+    this.#announce(id, 'pending', placedAt);
     this.#lists.add(id, userId, 'pending');
     this.#expiry.push(id, placedAt + paymentTtlMs);
     return { kind: 'placed', order: this.#record(id) };
@@ -265,7 +269,12 @@ export class OrderStore implements OrderPayments, PurchaseRecord {
     if (trackingNumber !== undefined) table.setTrackingNumber(orderId, trackingNumber);
     this.#lists.move(orderId, from, to);
     this.#changes.record(table, orderId, atMs);
+    this.#announce(orderId, to, atMs);
     return verdict;
+  }
+
+  #announce(orderId: number, status: OrderStatus, atMs: number): void {
+    this.#parts.events?.orderChanged(status, atMs, () => orderJson(this.#table, orderId, this.#parts.currency));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { sharedUtf8 } from '../json-text.js';
 import { entityTag } from '../entity-tags.js';
-import type { StoreEvents } from '../store-events.js';
+import type { ProductChange, StoreEvents } from '../store-events.js';
 import { ProductSearchIndex, type RatingTotals, type SearchPage, type SearchQuery } from './product-search-index.js';
 import type { CatalogProductFields } from './catalog-protocol.js';
 import { catalogProductJson, type CatalogProduct, type ProductCatalog } from './catalog-product.js';
@@ -89,26 +89,36 @@ export class CatalogStore implements ProductCatalog {
     const product: CatalogProduct = { id: this.#highestId + 1, ...fields };
     this.#write(product);
     this.#highestId = product.id;
+    // A product made with stock 0 is not "out of stock" news: it never was in stock.
+    this.#announce('created', product);
     return product;
   }
 
   /** Replaces all five fields; the id and the product's place stay. */
   replace(id: number, fields: CatalogProductFields): CatalogProduct | undefined {
-    if (this.#records[id] === undefined) return undefined;
+    const before = this.#records[id];
+    if (before === undefined) return undefined;
     const product: CatalogProduct = { id, ...fields };
     this.#write(product);
+    this.#announce('updated', product);
+    if (before.stock !== 0 && product.stock === 0) this.#announce('out_of_stock', product);
     return product;
   }
 
-  /** Changes only the stock (orders take and return it). */
+  /** Changes only the stock (orders take and return it): no `updated` event, but tracked stock reaching 0 is announced. */
   setStock(id: number, stock: number | null): void {
     const product = this.#records[id];
-    if (product !== undefined) this.#write({ ...product, stock });
+    if (product === undefined) return;
+    const changed = { ...product, stock };
+    this.#write(changed);
+    if (product.stock !== 0 && stock === 0) this.#announce('out_of_stock', changed);
   }
 
   /** Deletes the product; every domain holding it (reviews, wish lists, carts) lets go in the same command. */
   delete(id: number): boolean {
-    if (this.#records[id] === undefined) return false;
+    const product = this.#records[id];
+    if (product === undefined) return false;
+    this.#announce('deleted', product);
     this.#records[id] = undefined;
     this.#texts.forget(id);
     this.#index.remove(id);
@@ -214,6 +224,11 @@ export class CatalogStore implements ProductCatalog {
     this.#texts.forget(product.id);
     this.#forgetListPage(product.id);
     this.#touch(product.id);
+  }
+
+  /** A webhook event, its JSON the product's six fields (made only when some endpoint wants the type). */
+  #announce(change: ProductChange, product: CatalogProduct): void {
+    this.#events.productChanged(change, () => catalogProductJson(product));
   }
 
   #touch(id: number): void {

@@ -20,6 +20,7 @@ import { settingLookup } from '../../../src/config/settings.js';
 import { createLogger } from '../../../src/log/logger.js';
 import { startService as startServiceInProcess } from '../../../src/service.js';
 import type { CardProcessor } from '../../../src/payments/card-processor.js';
+import type { WebhookResolver } from '../../../src/webhooks/webhooks.js';
 
 export const MAIN = fileURLToPath(new URL('../../../dist/main.js', import.meta.url));
 
@@ -39,6 +40,10 @@ export interface ServiceOptions {
 export interface InProcessOptions extends ServiceOptions {
   /** A card processor the test controls (slow, failing); the simulated one by default. */
   readonly cardProcessor?: CardProcessor;
+  /** The webhook sender's clock (a rotation's 24 hours without the wait). */
+  readonly webhookClock?: () => number;
+  /** How the webhook sender resolves host names (a name that resolves to a private address). */
+  readonly webhookResolver?: WebhookResolver;
 }
 
 /** What every test needs of a running service, in-process or not. */
@@ -129,6 +134,8 @@ export async function startInProcess(options: InProcessOptions = {}): Promise<Se
   const handle = await startServiceInProcess(config, log, {
     worker: { filename: BUILT_WORKER, execArgv: [] },
     ...(options.cardProcessor === undefined ? {} : { cardProcessor: options.cardProcessor }),
+    ...(options.webhookClock === undefined ? {} : { webhookClock: options.webhookClock }),
+    ...(options.webhookResolver === undefined ? {} : { webhookResolver: options.webhookResolver }),
     onStoreLost: () => {
       logs += 'store worker lost\n';
     },

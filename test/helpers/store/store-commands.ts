@@ -4,8 +4,9 @@
  * ids from small ranges so that most commands find what they name (users
  * 1 to 5, products 1 to 14, addresses 1 to 8, orders 1 to 10), a few
  * idempotency keys shared by many requests (repeats, reuse with another
- * body), charges begun and finished, left out or finished twice, and some
- * commands the store refuses or fails; in both modes, refresh-token families
+ * body), charges begun and finished, left out or finished twice, webhook
+ * endpoints and their deliveries (webhook-commands.ts), and some commands
+ * the store refuses or fails; in both modes, refresh-token families
  * (refresh-commands.ts). Every command is plain JSON, as the journal holds it.
  */
 import fc from 'fast-check';
@@ -18,6 +19,7 @@ import type { IdempotencyClaim } from '../../../workers/idempotency/idempotency-
 import type { FulfilmentStatus, OrderStatus } from '../../../workers/orders/order-protocol.js';
 import type { StoreParts } from '../../../workers/store-parts.js';
 import { concreteRefresh, refreshCommand } from './refresh-commands.js';
+import { concreteWebhook, webhookSteps } from './webhook-commands.js';
 
 /** The first batch's time; ORDER_PAYMENT_TTL of the stores these commands run on. */
 export const START_MS = Date.UTC(2026, 0, 1);
@@ -43,6 +45,7 @@ export const FITTING = 0;
 export function concrete(command: StoreCommand, atMs: number, parts: StoreParts): StoreCommand {
   if (command.kind === 'refresh.begin' || command.kind === 'refresh.rotate' || command.kind === 'refresh.revoke') return concreteRefresh(command, parts);
   if (parts.mode !== 'marketplace') return command;
+  if (command.kind.startsWith('webhooks.')) return concreteWebhook(command, atMs);
   const { orders, addresses, reviews } = parts;
   const newest = (userId: number | null, status: OrderStatus | null = null): number => orders.page({ userId, status }, 0, 1).orders[0]?.id ?? 1;
   const fitting = (id: number, resolve: () => number): number => (id === FITTING ? resolve() : id);
@@ -256,16 +259,19 @@ const marketplaceStep: fc.Arbitrary<StoreCommand[]> = fc.oneof(
   // The front never sends these: a price the index refuses (the command fails and leaves nothing) and kinds no one knows.
   { weight: 1, arbitrary: one(catalogFields.map((fields): StoreCommand => ({ kind: 'catalog.create', fields: { ...fields, price: 0 } }))) },
   { weight: 1, arbitrary: one(bogus) },
+  ...webhookSteps,
 );
 
 /**
  * What every marketplace run begins with, so that later commands find a
- * shop to act on: three customers with an address each, and a first order
- * paid (which lets its buyer review product 1).
+ * shop to act on: an endpoint subscribed to every event, three customers
+ * with an address each, and a first order paid (which lets its buyer review
+ * product 1).
  */
 export const MARKETPLACE_PRELUDE: GeneratedBatch = {
   advanceMs: 0,
   commands: [
+    { kind: 'webhooks.create', fields: { url: 'https://hooks.example.com/all', events: ['*'], description: null }, secret: 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=' },
     register(0, 'Ada'),
     register(1, 'Bo'),
     register(2, 'Cy'),

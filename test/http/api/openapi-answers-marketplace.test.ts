@@ -166,6 +166,23 @@ test('every operation of the marketplace answers as documented', async (t) => {
   await hit(404, 'DELETE', '/products/{id}/reviews/{reviewId}', `${reviews}/${reviewId}`, undefined, other.auth);
   await hit(204, 'DELETE', '/products/{id}/reviews/{reviewId}', `${reviews}/${reviewId}`, undefined, me);
 
+  // Webhooks (to an address nothing answers at: the deliveries only wait).
+  const endpoint = dataOf<{ id: number }>(await hit(201, 'POST', '/webhooks', '/webhooks', { json: { url: 'https://192.0.2.1/hooks', events: ['product.created'] } }, adminKey)).id;
+  t.regex((await hit(400, 'POST', '/webhooks', '/webhooks', { json: { url: 'http://localhost/', events: ['*'] } }, adminKey)).text, /url/);
+  await hit(403, 'POST', '/webhooks', '/webhooks', { json: {} }, me);
+  await hit(201, 'POST', '/products', '/products', { json: { ...PRODUCT, name: 'Hooked' } }, adminKey);
+  await hit(200, 'GET', '/webhooks', '/webhooks', undefined, admin);
+  await hit(200, 'GET', '/webhooks/{id}', `/webhooks/${endpoint}`, undefined, adminKey);
+  await hit(404, 'GET', '/webhooks/{id}', '/webhooks/999', undefined, adminKey);
+  await hit(200, 'PATCH', '/webhooks/{id}', `/webhooks/${endpoint}`, { json: { description: 'Warehouse' } }, adminKey);
+  await hit(400, 'PATCH', '/webhooks/{id}', `/webhooks/${endpoint}`, { json: { events: [] } }, adminKey);
+  await hit(200, 'POST', '/webhooks/{id}/rotate-secret', `/webhooks/${endpoint}/rotate-secret`, undefined, adminKey);
+  await hit(200, 'GET', '/webhooks/{id}/deliveries', `/webhooks/${endpoint}/deliveries?status=pending`, undefined, adminKey);
+  await hit(400, 'GET', '/webhooks/{id}/deliveries', `/webhooks/${endpoint}/deliveries?status=lost`, undefined, adminKey);
+  await hit(202, 'POST', '/webhooks/{id}/deliveries/{eventId}/retry', `/webhooks/${endpoint}/deliveries/evt_1/retry`, undefined, adminKey);
+  await hit(404, 'POST', '/webhooks/{id}/deliveries/{eventId}/retry', `/webhooks/${endpoint}/deliveries/evt_99/retry`, undefined, adminKey);
+  await hit(204, 'DELETE', '/webhooks/{id}', `/webhooks/${endpoint}`, undefined, adminKey);
+
   // The rest.
   await hit(200, 'GET', '/produkte', '/produkte');
   await hit(201, 'POST', '/produkte', '/produkte', { json: { name: 'Mug', price: 3 } });

@@ -15,85 +15,14 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
-import { call, dataOf, type ApiResponse } from '../../helpers/api/product-api.js';
+import { call, dataOf } from '../../helpers/api/product-api.js';
 import type { ServiceUnderTest } from '../../helpers/service/service.js';
 import type { CredentialHeaders } from '../../helpers/api/auth-api.js';
-import { BEARER_CHALLENGE } from '../../helpers/api/auth-api.js';
 import { adminBearer, newCustomer, shopService, type Customer } from '../../helpers/api/people-api.js';
 import { HOME, cartLine, newAddress, newProduct, patchOrder, placeOrder } from '../../helpers/api/order-api.js';
 import { CARDS, cardBody } from '../../helpers/api/card-processors.js';
+import { BODY_FORM, BODY_LIMIT, NOWHERE, assertPrecedence, missingParam, operationsWithBody, unauthenticated, withAuth, withJson, withParam, type Expected, type Row } from '../../helpers/api/error-precedence.js';
 
-/** The contract's order: an error earlier in this list wins over any later one. */
-const PRECEDENCE = ['unauthenticated', 'forbidden', 'media', 'tooLarge', 'unparsable', 'missing', 'notAnId', 'invalid', 'unverified', 'conflict', 'declined'] as const;
-type ErrorKind = (typeof PRECEDENCE)[number];
-
-const BODY_LIMIT = 4096;
-const NOWHERE = '999999';
-
-/** One request, before it is sent: the path's parameters, the caller, the body and its type. */
-interface Attempt {
-  readonly auth: CredentialHeaders;
-  readonly params: Readonly<Record<string, string>>;
-  readonly json: unknown;
-  /** Sent instead of the JSON when set (a body that is not JSON). */
-  readonly raw?: string;
-  readonly contentType: string;
-  /** Padding that takes the body past BODY_LIMIT (an unknown key, so the values stay what they are). */
-  readonly padded?: true;
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-/**
- * Makes one error happen. `others` are the errors the same request also
- * carries, for the rare spoilers that must choose a caller having both
- * (a customer who reviewed a product but no longer has a paid order of it).
- */
-type Spoiler = (attempt: Attempt, others: ReadonlySet<ErrorKind>) => Attempt;
-
-interface Expected {
-  readonly status: number;
-  /** The JSON error message; undefined for the schemes' text/plain answers. */
-  readonly says?: RegExp;
-}
-
-interface Row {
-  readonly method: 'POST' | 'PUT' | 'PATCH';
-  readonly path: string;
-  readonly valid: Attempt;
-  readonly spoilers: Partial<Record<ErrorKind, Spoiler>>;
-  /** What the row's route-specific errors answer (the body's form and 401 are the same everywhere). */
-  readonly expect: Partial<Record<ErrorKind, Expected>>;
-  /** Pairs that cannot be on one request: both change the same path parameter. */
-  readonly apart?: readonly (readonly [ErrorKind, ErrorKind])[];
-}
-
-const COMMON: Partial<Record<ErrorKind, Expected>> = {
-  unauthenticated: { status: 401 },
-  media: { status: 415, says: /content type|content-type|json/i },
-  tooLarge: { status: 413, says: /large|limit/i },
-  unparsable: { status: 400, says: /JSON/ },
-};
-
-const BODY_FORM: Partial<Record<ErrorKind, Spoiler>> = {
-  media: (attempt) => ({ ...attempt, contentType: 'text/plain' }),
-  tooLarge: (attempt) => ({ ...attempt, padded: true }),
-  unparsable: (attempt) => ({ ...attempt, raw: '{"broken": ' }),
-};
-
-const withParam = (name: string, value: string): Spoiler => (attempt) => ({ ...attempt, params: { ...attempt.params, [name]: value } });
-
-/**
- * A path resource that does not exist, two ways: a well-formed id nothing
- * has (the store says 404) and one that cannot be an id (the router's stage
- * says 404 before asking the store). Both are the same error, never paired.
- */
-const missingParam = (name: string): Partial<Record<ErrorKind, Spoiler>> => ({ missing: withParam(name, NOWHERE), notAnId: withParam(name, '4x') });
-const SAME_ERROR: readonly (readonly [ErrorKind, ErrorKind])[] = [['missing', 'notAnId']];
-const withAuth = (auth: CredentialHeaders): Spoiler => (attempt) => ({ ...attempt, auth });
-const withJson = (change: Readonly<Record<string, unknown>>): Spoiler => (attempt) => ({ ...attempt, json: { ...(attempt.json as object), ...change } });
-const unauthenticated: Spoiler = (attempt) => ({ ...attempt, auth: {} });
-
-/** Everything the rows need, made through the API: customers in every state a row's errors need. */
 interface Shop {
   readonly service: ServiceUnderTest;
   readonly admin: CredentialHeaders;
@@ -117,6 +46,8 @@ interface Shop {
   readonly dee: Customer;
   /** 20 addresses and 100 cart lines: at both limits. */
   readonly full: Customer;
+  /** A webhook endpoint (pointing nowhere reachable) with a delivery of evt_1. */
+  readonly endpoint: number;
 }
 
 async function paid(service: ServiceUnderTest, customer: Customer, orderId: number): Promise<void> {
@@ -141,6 +72,7 @@ async function openShop(t: ExecutionContext): Promise<Shop> {
     await newCustomer(service, 'Dee'),
     await newCustomer(service, 'Full'),
   ];
+  const endpoint = dataOf<{ id: number }>(await call(service, 'POST', '/webhooks', { json: { url: 'https://192.0.2.1/hooks', events: ['*'] } }, admin)).id;
   const reviewed = await newProduct(service, { name: 'Reviewed lamp', price: 20, stock: null });
   const adaAddress = await newAddress(service, ada);
   const deliveredOrder = (await placeOrder(service, ada, adaAddress, [[reviewed, 1]])).id;
@@ -163,7 +95,7 @@ async function openShop(t: ExecutionContext): Promise<Shop> {
   for (let index = 0; index < 20; index++) await newAddress(service, full, { ...HOME, name: `Home ${index}` });
   const lines = await Promise.all(Array.from({ length: 100 }, (_, index) => newProduct(service, { name: `Line ${index}`, price: 1, stock: null })));
   for (const productId of lines) await cartLine(service, full, productId, 1);
-  return { service, admin, ada, adaAddress, pendingOrder, paidOrder, deliveredOrder, reviewed, adaReview, bob, eve, cy, cyAddress, dee, full };
+  return { service, admin, ada, adaAddress, pendingOrder, paidOrder, deliveredOrder, reviewed, adaReview, bob, eve, cy, cyAddress, dee, full, endpoint };
 }
 
 const PRODUCT = { name: 'Desk', description: 'Oak', price: 120, category: 'furniture', stock: 4 };
@@ -307,49 +239,33 @@ function rows(shop: Shop): Row[] {
       expect: { forbidden: adminsOnly, missing: { status: 404, says: /order not found/i }, invalid: { status: 400, says: /status/ }, conflict: { status: 409, says: /pending cannot become shipped/ } },
       apart: [['missing', 'conflict'], ['notAnId', 'conflict']],
     },
+    // Past 100 endpoints (409) needs a shop of its own: webhooks-routes.test.ts has it, after the 400s.
+    {
+      method: 'POST',
+      path: '/webhooks',
+      valid: { auth: admin, params: {}, json: { url: 'https://hooks.example.com/in', events: ['*'] }, contentType: json },
+      spoilers: { ...adminRoute, invalid: withJson({ events: [] }) },
+      expect: { forbidden: adminsOnly, invalid: { status: 400, says: /^events/ } },
+    },
+    {
+      method: 'PATCH',
+      path: '/webhooks/:id',
+      valid: { auth: admin, params: { id: String(shop.endpoint) }, json: { description: 'Renamed' }, contentType: json },
+      spoilers: { ...adminRoute, ...missingParam('id'), invalid: withJson({ url: 'ftp://hooks.example.com/' }) },
+      expect: { forbidden: adminsOnly, missing: { status: 404, says: /endpoint not found/ }, invalid: { status: 400, says: /^url/ } },
+    },
+    ...['/webhooks/:id/rotate-secret', '/webhooks/:id/deliveries/:eventId/retry'].map(
+      (path): Row => ({
+        method: 'POST',
+        path,
+        valid: { auth: admin, params: { id: String(shop.endpoint), eventId: 'evt_1' }, json: {}, contentType: json },
+        spoilers: { ...adminRoute, ...missingParam('id') },
+        expect: { forbidden: adminsOnly, missing: { status: 404, says: /endpoint not found/ } },
+      }),
+    ),
   ];
 }
 
-function send(service: ServiceUnderTest, row: Row, attempt: Attempt): Promise<ApiResponse> {
-  const path = row.path.replace(/:(\w+)/g, (_, name: string) => attempt.params[name] ?? `<no ${name}>`);
-  const padding = 'x'.repeat(BODY_LIMIT);
-  const text = attempt.raw === undefined ? JSON.stringify(attempt.padded === true ? { ...(attempt.json as object), padding } : attempt.json) : attempt.raw + (attempt.padded === true ? padding : '');
-  // Every try gets its own key: a key is the answer's, and a refused body must not meet an earlier answer.
-  const key = attempt.headers?.['idempotency-key'] === undefined ? {} : { 'idempotency-key': randomUUID() };
-  return call(service, row.method, path, { raw: text }, { ...attempt.headers, ...key, ...attempt.auth, 'content-type': attempt.contentType });
-}
-
-/** The spoilers applied latest-first, so that the earlier error is made last and nothing undoes it. */
-function spoil(row: Row, kinds: readonly ErrorKind[]): Attempt {
-  const others = new Set(kinds);
-  return [...kinds].sort((a, b) => PRECEDENCE.indexOf(b) - PRECEDENCE.indexOf(a)).reduce((attempt, kind) => (row.spoilers[kind] as Spoiler)(attempt, others), row.valid);
-}
-
-function assertAnswer(t: ExecutionContext, response: ApiResponse, expected: Expected, label: string): void {
-  t.is(response.status, expected.status, `${label}: ${response.text}`);
-  if (expected.says === undefined) {
-    t.is(response.headers.get('www-authenticate'), BEARER_CHALLENGE, label);
-    return;
-  }
-  t.regex((response.body as { error?: string } | undefined)?.error ?? '', expected.says, `${label}: ${response.text}`);
-}
-
-const kindsOf = (row: Row): ErrorKind[] => PRECEDENCE.filter((kind) => row.spoilers[kind] !== undefined);
-const expectedOf = (row: Row, kind: ErrorKind): Expected => {
-  const expected = row.expect[kind === 'notAnId' ? 'missing' : kind] ?? COMMON[kind];
-  if (expected === undefined) throw new Error(`${row.method} ${row.path} has a ${kind} spoiler and no expected answer`);
-  return expected;
-};
-
-/** `POST /users/:userId/orders` for every POST, PUT and PATCH operation of the served API document, and whether it documents a body. */
-async function operationsWithBody(service: ServiceUnderTest): Promise<{ operation: string; body: boolean }[]> {
-  const document = (await call(service, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
-  return Object.entries(document.paths).flatMap(([path, operations]) =>
-    Object.entries(operations)
-      .filter(([method]) => ['post', 'put', 'patch'].includes(method))
-      .map(([method, operation]) => ({ operation: `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`, body: operation.requestBody !== undefined })),
-  );
-}
 
 test('each error alone answers as the contract says, and of any two on one request the earlier in the contract wins', async (t) => {
   const shop = await openShop(t);
@@ -360,16 +276,7 @@ test('each error alone answers as the contract says, and of any two on one reque
   t.deepEqual(operations.filter(({ body }) => !body).map(({ operation }) => operation), [], 'POST, PUT and PATCH routes that document no body');
   const untabled = operations.map(({ operation }) => operation).filter((operation) => !/\/produkte|\/login$/.test(operation) && !tabled.has(operation));
   t.deepEqual(untabled, [], 'POST, PUT and PATCH routes with no row');
-  for (const row of table) {
-    const kinds = kindsOf(row);
-    for (const kind of kinds) assertAnswer(t, await send(shop.service, row, spoil(row, [kind])), expectedOf(row, kind), `${row.method} ${row.path}, ${kind} alone`);
-    for (const [index, first] of kinds.entries()) {
-      for (const second of kinds.slice(index + 1)) {
-        if ([...SAME_ERROR, ...(row.apart ?? [])].some(([a, b]) => (a === first && b === second) || (a === second && b === first))) continue;
-        assertAnswer(t, await send(shop.service, row, spoil(row, [first, second])), expectedOf(row, first), `${row.method} ${row.path}, ${first} and ${second}`);
-      }
-    }
-  }
+  await assertPrecedence(t, shop.service, table);
   // Nothing any of them asked for happened.
   t.is(dataOf<{ status: string }>(await call(shop.service, 'GET', `/users/me/orders/${shop.pendingOrder}`, undefined, shop.ada.auth)).status, 'pending');
   t.is(dataOf<{ status: string }>(await call(shop.service, 'GET', `/users/me/orders/${shop.paidOrder}`, undefined, shop.ada.auth)).status, 'paid');

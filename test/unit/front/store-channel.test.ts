@@ -93,13 +93,15 @@ test('a full disk (DATA_DIR): answers held past the durable end are refused STOR
   t.teardown(() => channel.close());
   const client = new BatchingStoreClient(channel, 100);
   const published: PackedOrderChanges[] = [];
-  client.observeOrderChanges((changes) => published.push(changes));
+  client.observeChanges((changes) => {
+    if (changes.orders !== undefined) published.push(changes.orders);
+  });
   const changes = (change: number): PackedOrderChanges => [change, 1, 1, 'pending', 'unpaid', null, 0, 0];
   // The worker: the first batch's write is command 1, the second's command 2; the disk takes 1 and refuses 2.
   let batches = 0;
   port2.on('message', () => {
     batches++;
-    port2.postMessage({ packed: [`{"data":${batches}}`, undefined], journaled: [0], durableAt: batches, changes: changes(batches) } satisfies DurableAnswer);
+    port2.postMessage({ packed: [`{"data":${batches}}`, undefined], journaled: [0], durableAt: batches, changes: { orders: changes(batches) } } satisfies DurableAnswer);
     if (batches < 2) return;
     port2.postMessage({ notice: 'flushed', seq: 1, commands: 1, bytes: 10, seconds: 0.001 } satisfies StoreNotice);
     port2.postMessage({ notice: 'storage-full', seq: 1, undone: 1, reloadMs: 3, reason: 'ENOSPC' } satisfies StoreNotice);

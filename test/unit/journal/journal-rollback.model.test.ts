@@ -113,7 +113,7 @@ async function runWithFullDisk(options: StoreWorkerData, batches: readonly Gener
   let rolled = 0;
   const roll = (): number => dice[rolled++ % dice.length] ?? 0;
   const live = new StoreDispatch(options);
-  live.followOrderChanges();
+  live.followChanges();
   const disk = new MemoryDisk(options);
   const history = memoryHistory(() => disk.newestSnapshot(), disk.journal);
   let full = false;

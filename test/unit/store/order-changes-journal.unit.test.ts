@@ -10,8 +10,7 @@ import test from 'ava';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { StoreDispatch } from '../../../workers/store-dispatch.js';
 import { GroupCommit, type JournalAppender } from '../../../workers/journal/group-commit.js';
-import type { StoreCommand, StoreResult } from '../../../workers/store-protocol.js';
-import type { PackedOrderChanges } from '../../../workers/orders/order-events-protocol.js';
+import type { StoreChanges, StoreCommand, StoreResult } from '../../../workers/store-protocol.js';
 import { BatchingStoreClient, type StoreRunner } from '../../../src/store/store-client.js';
 import type { BatchAnswer } from '../../../src/store/store-channel.js';
 
@@ -32,7 +31,7 @@ function heldAppender() {
 
 test('a batch that changed an order holds its changes with its writes; a stream read waits for writes still on their way, and only for them', async (t) => {
   const dispatch = new StoreDispatch(SHOP);
-  dispatch.followOrderChanges();
+  dispatch.followChanges();
   const { appender, flushes } = heldAppender();
   const flushed: number[] = [];
   const commit = new GroupCommit(dispatch, appender, 0, { flushed: (seq) => flushed.push(seq), failed: () => undefined });
@@ -45,8 +44,8 @@ test('a batch that changed an order holds its changes with its writes; a stream 
   const placed = commit.run(setUp, Date.UTC(2026, 10, 25));
   t.deepEqual(placed.journaled, [0, 1, 2, 3]);
   t.is(placed.durableAt, 4);
-  t.is(placed.changes?.[0], 1, 'the placement is change 1');
-  t.is(placed.changes?.[3], 'pending');
+  t.is(placed.changes?.orders?.[0], 1, 'the placement is change 1');
+  t.is(placed.changes?.orders?.[3], 'pending');
 
   // The flush is still on its way: a stream's read would show the placement, so it waits; a plain read does not.
   const reads = commit.run(
@@ -79,12 +78,12 @@ test("the store client gives a batch's changes out at once without a journal, an
     new Promise((resolve, reject) => {
       flush = { resolve, reject };
     });
-  answers.push({ results: [RESULT], changes: [1, 1, 1, 'pending', 'unpaid', null, 0, 0] });
-  answers.push({ results: [RESULT, RESULT], durable: { journaled: [1], flushed: flushed() }, changes: [2, 1, 1, 'paid', 'paid', null, 0, 0] });
+  answers.push({ results: [RESULT], changes: { orders: [1, 1, 1, 'pending', 'unpaid', null, 0, 0] } });
+  answers.push({ results: [RESULT, RESULT], durable: { journaled: [1], flushed: flushed() }, changes: { orders: [2, 1, 1, 'paid', 'paid', null, 0, 0] } });
   const pool: StoreRunner = { run: () => Promise.resolve(answers.shift() as BatchAnswer) };
   const client = new BatchingStoreClient(pool, 100);
   const seen: string[] = [];
-  client.observeOrderChanges((changes: PackedOrderChanges) => seen.push(`change ${String(changes[0])}`));
+  client.observeChanges((changes: StoreChanges) => seen.push(`change ${String(changes.orders?.[0])}`));
 
   await client.send({ kind: 'orders.get', userId: 1, orderId: 1 });
   t.deepEqual(seen, ['change 1']);
@@ -98,7 +97,7 @@ test("the store client gives a batch's changes out at once without a journal, an
   await write;
   t.deepEqual(seen, ['change 1', 'read answered', 'change 2', 'write answered']);
 
-  answers.push({ results: [RESULT], durable: { journaled: [0], flushed: flushed() }, changes: [3, 1, 1, 'cancelled', 'cancelled', null, 0, 1] });
+  answers.push({ results: [RESULT], durable: { journaled: [0], flushed: flushed() }, changes: { orders: [3, 1, 1, 'cancelled', 'cancelled', null, 0, 1] } });
   const failing = client.send({ kind: 'orders.cancel', userId: 1, orderId: 1 });
   await nextTurn();
   flush?.reject(new Error('the journal cannot be written'));

@@ -76,8 +76,8 @@ function runBatches(live: StoreDispatch, batches: readonly GeneratedBatch[], sta
       const command = concrete(generated, atMs, live.parts);
       const rule = journalRuleOf(live.parts, command);
       const [result] = live.runBatch({ protocol: STORE_PROTOCOL_VERSION, commands: [command] }, atMs);
-      answers.push(seen(result), live.takeOrderChanges());
-      if (also !== undefined) alsoAnswers.push(seen(also.runBatch({ protocol: STORE_PROTOCOL_VERSION, commands: [command] }, atMs)[0]), also.takeOrderChanges());
+      answers.push(seen(result), live.takeChanges());
+      if (also !== undefined) alsoAnswers.push(seen(also.runBatch({ protocol: STORE_PROTOCOL_VERSION, commands: [command] }, atMs)[0]), also.takeChanges());
       if (result !== undefined && isRecorded(rule, result)) recorded.push(JSON.parse(JSON.stringify(command)) as StoreCommand);
     }
     if (recorded.length > 0) journal.push({ atMs, firstSeq: lastSeq + 1, commands: recorded });
@@ -131,6 +131,12 @@ function reach(state: StoreState): Record<string, number> {
     wishes: state.wishLists.productIds.length,
     cartLines: state.carts.productIds.length,
     addresses: state.addresses.addresses.length,
+    webhookEvents: state.webhooks.events.eventIds.length,
+    pendingDeliveries: state.webhooks.endpoints.reduce((sum, endpoint) => sum + endpoint.deliveries.statuses.filter((status) => status === 0).length, 0),
+    deliveredDeliveries: state.webhooks.endpoints.reduce((sum, endpoint) => sum + endpoint.deliveries.statuses.filter((status) => status === 1).length, 0),
+    failedDeliveries: state.webhooks.endpoints.reduce((sum, endpoint) => sum + endpoint.deliveries.statuses.filter((status) => status === 2).length, 0),
+    retriedByHand: state.webhooks.endpoints.reduce((sum, endpoint) => sum + endpoint.deliveries.retryBases.filter((base) => base > 0).length, 0),
+    rotations: state.webhooks.endpoints.filter((endpoint) => endpoint.previousSecret !== null).length,
   };
 }
 
@@ -159,10 +165,10 @@ for (const { name, options, batches } of MODES) {
     const run = fc.tuple(batches, fc.nat()).map(([generated, at]) => ({ before: generated.slice(0, at % (generated.length + 1)), after: generated.slice(at % (generated.length + 1)) }));
     assertForAll(t, run, ({ before, after }) => {
       const original = new StoreDispatch(options);
-      original.followOrderChanges();
+      original.followChanges();
       runBatches(original, before);
       const restored = new StoreDispatch(options);
-      restored.followOrderChanges();
+      restored.followChanges();
       restored.restoreState(original.captureState());
       const { answers, alsoAnswers } = runBatches(original, after, endOf(before), restored);
       return { actual: { answers: alsoAnswers, state: restored.captureState() }, expected: { answers, state: original.captureState() } };
@@ -212,13 +218,31 @@ test('a state of another version, mode or settings is refused by name, and the s
   const list = (dispatch: StoreDispatch): unknown => seen(dispatch.executeSafely({ kind: dispatch.parts.mode === 'marketplace' ? 'catalog.list' : 'product.list' }, START_MS));
   const listed = list(marketplace);
 
-  t.throws(() => marketplace.restoreState({ ...state, version: STORE_STATE_VERSION + 1 }), { instanceOf: StoreStateMismatch, message: `a store state of version ${STORE_STATE_VERSION + 1}, and this store reads versions 1 and ${STORE_STATE_VERSION} only` });
+  t.throws(() => marketplace.restoreState({ ...state, version: STORE_STATE_VERSION + 1 }), { instanceOf: StoreStateMismatch, message: `a store state of version ${STORE_STATE_VERSION + 1}, and this store reads versions 1, 2, ${STORE_STATE_VERSION} only` });
   t.throws(() => marketplace.restoreState({ ...state, settings: { ...state.settings, currency: 'USD' } }), { instanceOf: StoreStateMismatch, message: /CURRENCY \(the state has "USD", this store "EUR"\)/ });
   t.throws(() => marketplace.restoreState(undefined), { instanceOf: StoreStateMismatch, message: /version undefined/ });
   t.throws(() => catalogue.restoreState(state), { instanceOf: StoreStateMismatch, message: /STRICT .*MARKETPLACE/ });
   t.throws(() => catalogue.restoreState({ ...catalogue.captureState(), mode: 'marketplace' }), { instanceOf: StoreStateMismatch, message: /mode "marketplace" for a catalogue store/ });
   t.deepEqual(list(marketplace), listed, 'a refused state changes nothing');
   t.is(catalogue.captureState().mode, 'catalogue');
+});
+
+test('a marketplace state of version 1 or 2, from before the webhooks, is read as a store without endpoints', (t) => {
+  const options = { ...SETTINGS, strict: true, marketplace: true };
+  const { live } = runLive(options, [{ advanceMs: 0, commands: [{ kind: 'catalog.create', fields: { name: 'Lamp', description: 'A lamp', price: 9.5, category: null, stock: 2 } }] }]);
+  const state = live.captureState();
+  if (state.mode !== 'marketplace') throw new Error('a marketplace state');
+  const { webhooks: _webhooks, ...version2 } = state;
+  const { refreshTokens: _refreshTokens, ...version1 } = version2;
+  for (const [version, before] of [[1, version1], [2, version2]] as const) {
+    const restored = new StoreDispatch(options);
+    restored.restoreState({ ...before, version });
+    const created = restored.executeSafely({ kind: 'webhooks.create', fields: { url: 'https://hooks.example.com/', events: ['*'], description: null }, secret: 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=' }, START_MS);
+    t.regex(JSON.stringify(seen(created)), /\\"id\\":1,/, `version ${version}: the first endpoint`);
+    const after = restored.captureState();
+    t.like(after.mode === 'marketplace' ? after.catalog : {}, { highestId: 11 }, `version ${version}: the catalogue restored`);
+    t.is(after.version, STORE_STATE_VERSION);
+  }
 });
 
 test('a restored marketplace store goes on with the next ids, tags, change numbers and deadlines of the original', (t) => {

@@ -82,7 +82,8 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
       dispatch,
       applied: (seq, headSeq) => {
         events.notice({ notice: 'applied', seq, headSeq });
-        const changes = dispatch.takeOrderChanges();
+        // A follower sends no webhooks (the writer does): only the orders' changes feed this instance's streams.
+        const changes = dispatch.takeChanges()?.orders;
         if (changes !== undefined) events.notice({ notice: 'order-changes', changes });
       },
       // Rows this copy needs were dropped by a snapshot past it (paused or cut off that long): that snapshot, then on.

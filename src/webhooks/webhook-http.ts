@@ -1,0 +1,208 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Agent, type Dispatcher } from 'undici';
+import { literalAddress, refusedAddress, refusedKind } from './address-safety.js';
+
+/**
+ * What one attempt gave: the receiver's status, or why there was none (words
+ * for `lastError`, never a secret), and whether that was before any
+ * connection (`unreachable`: refused, no address, a refused address, no
+ * connection within the time-out), which the next attempt would meet too.
+ */
+export type AttemptResult = { readonly kind: 'answered'; readonly status: number } | { readonly kind: 'failed'; readonly error: string; readonly unreachable: boolean };
+
+/** Resolves a host name to its addresses (node:dns's lookup by default; tests give their own). */
+export type WebhookResolver = (hostname: string) => Promise<readonly LookupAddress[]>;
+
+export interface WebhookHttpOptions {
+  readonly timeoutMs: number;
+  /** Connections to one origin at most. */
+  readonly connections: number;
+  readonly allowPrivate: boolean;
+  readonly resolve?: WebhookResolver;
+}
+
+/** At most this much of an answer's body is read; the connection is then closed rather than drained. */
+const BODY_LIMIT = 64 * 1024;
+
+const systemResolver: WebhookResolver = (hostname) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(hostname, { all: true }, (error, addresses) => (error === null ? resolve(addresses) : reject(error)));
+  });
+
+/** An address the safety rules refuse: the attempt fails without a connection. */
+class RefusedAddress extends Error {
+  override readonly name = 'RefusedAddress';
+}
+
+/**
+ * A lookup for net.connect that refuses the connection when any address the
+ * name resolves to is a refused one, and otherwise hands over the very
+ * addresses it checked: the connection goes to what was checked, whatever
+ * DNS says a moment later.
+ */
+function checkingLookup(resolve: WebhookResolver, allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (found) => {
+        const wanted = options.family === 4 || options.family === 6 ? found.filter((address) => address.family === options.family) : found;
+        const refused = allowPrivate ? undefined : wanted.find((address) => refusedKind(address.address) !== undefined);
+        if (refused !== undefined) callback(new RefusedAddress(`refused: ${hostname} resolves to ${refused.address}, ${refusedKind(refused.address) ?? ''}`), '', 0);
+        else if (wanted.length === 0) callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+        else if (options.all === true) callback(null, [...wanted]);
+        else callback(null, (wanted[0] as LookupAddress).address, (wanted[0] as LookupAddress).family);
+      },
+      (error: unknown) => callback(error as NodeJS.ErrnoException, '', 0),
+    );
+  };
+}
+
+const UNREACHABLE_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** A failed attempt, from the error undici, net or dns gave: its words, and whether no connection was made. */
+function failure(error: unknown, timeoutMs: number): AttemptResult {
+  const failed = (words: string, unreachable: boolean): AttemptResult => ({ kind: 'failed', error: words.slice(0, 300), unreachable });
+  const { name, code, message, cause } = (error ?? {}) as { name?: string; code?: string; message?: string; cause?: unknown };
+  if (error instanceof RefusedAddress) return failed(error.message, true);
+  if (cause instanceof RefusedAddress) return failed(cause.message, true);
+  const unreachable = code !== undefined && UNREACHABLE_CODES.has(code);
+  if (code === 'ECONNREFUSED') return failed('connection refused', true);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return failed(`the host name did not resolve (${code})`, true);
+  if (name === 'TimeoutError' || name === 'AbortError' || (code?.startsWith('UND_ERR_') === true && code.includes('TIMEOUT'))) return failed(`no answer within ${timeoutMs / 1000} s`, unreachable);
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return failed('the connection was closed before an answer', false);
+  if (cause !== undefined) {
+    const inner = failure(cause, timeoutMs);
+    return failed(`${code ?? name ?? 'error'}: ${message ?? 'unknown'} (${inner.kind === 'failed' ? inner.error : ''})`, unreachable || (inner.kind === 'failed' && inner.unreachable));
+  }
+  return failed(`${code ?? name ?? 'error'}: ${message ?? 'unknown'}`, unreachable);
+}
+
+/**
+ * One attempt's answer as undici hands it over: the status decides; the
+ * body is read (64 KB at most, then the connection is cut rather than
+ * drained) only so that the connection can serve the next attempt.
+ * Connecting and waiting for the headers are each bounded by the time-out
+ * (the Agent's); together they may pass it, and then the answer came too
+ * late (a timer of its own per attempt cost more than the attempt's other
+ * work).
+ */
+class AttemptHandler implements Dispatcher.DispatchHandler {
+  readonly #started = performance.now();
+  readonly #timeoutMs: number;
+  readonly #resolve: (result: AttemptResult) => void;
+  #status = 0;
+  #read = 0;
+  #done = false;
+
+  constructor(timeoutMs: number, resolve: (result: AttemptResult) => void) {
+    this.#timeoutMs = timeoutMs;
+    this.#resolve = resolve;
+  }
+
+  /** Present, so undici takes this for a handler of its current interface. */
+  onRequestStart(): void {
+    // Nothing to do before the request leaves.
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    this.#status = statusCode;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#read += chunk.length;
+    if (this.#read > BODY_LIMIT) {
+      // Enough is known: the rest is not read.
+      this.#answered();
+      controller.abort(new Error('answer longer than 64 KB'));
+    }
+  }
+
+  onResponseEnd(): void {
+    this.#answered();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    if (this.#status !== 0) this.#answered();
+    else if (!this.#done) {
+      this.#done = true;
+      this.#resolve(failure(error, this.#timeoutMs));
+    }
+  }
+
+  #answered(): void {
+    if (this.#done) return;
+    this.#done = true;
+    const late = performance.now() - this.#started > this.#timeoutMs;
+    this.#resolve(late ? { kind: 'failed', error: `no answer within ${this.#timeoutMs / 1000} s`, unreachable: false } : { kind: 'answered', status: this.#status });
+  }
+}
+
+/**
+ * The sender's HTTP client: one undici Agent for every endpoint, at most
+ * `connections` per origin, kept alive between attempts; no redirect is
+ * followed (undici's Agent follows none unless told to); an answer counts
+ * only if it came within the time-out, connecting included; at most 64 KB
+ * of an answer is read (AttemptHandler). Host names are resolved and checked when a connection is made
+ * (checkingLookup); an address written in the URL is checked here, as
+ * net.connect looks nothing up for it.
+ */
+export class WebhookHttp {
+  /** Made at the first attempt, and again after a close (a writer that stepped down and was promoted again). */
+  #agent: Agent | undefined;
+  readonly #options: WebhookHttpOptions;
+  /** Each endpoint's URL taken apart once. */
+  readonly #targets = new Map<string, { readonly origin: string; readonly path: string; readonly refused: string | undefined }>();
+
+  constructor(options: WebhookHttpOptions) {
+    this.#options = options;
+  }
+
+  #agentNow(): Agent {
+    if (this.#agent !== undefined) return this.#agent;
+    const { timeoutMs, connections, allowPrivate, resolve = systemResolver } = this.#options;
+    this.#agent = new Agent({
+      connections,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      connect: { timeout: timeoutMs, lookup: checkingLookup(resolve, allowPrivate) },
+    });
+    return this.#agent;
+  }
+
+  /** One POST of `body` with `headers` (a flat list: name, value, ...); resolves, never rejects. */
+  attempt(url: string, headers: readonly string[], body: string): Promise<AttemptResult> {
+    const target = this.#target(url);
+    if (target.refused !== undefined) return Promise.resolve({ kind: 'failed', error: target.refused, unreachable: true });
+    const { timeoutMs } = this.#options;
+    return new Promise((resolve) => {
+      const handler = new AttemptHandler(timeoutMs, resolve);
+      try {
+        // The dispatcher's handler rather than request(): no body stream or promise per answer, a fifth of an attempt's cost.
+        this.#agentNow().dispatch({ origin: target.origin, path: target.path, method: 'POST', headers: headers as string[], body }, handler);
+      } catch (error) {
+        handler.onResponseError(undefined, error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  }
+
+  /** Ends every connection; attempts under way fail. The next attempt opens new ones. */
+  close(): Promise<void> {
+    const agent = this.#agent;
+    this.#agent = undefined;
+    return agent === undefined ? Promise.resolve() : agent.destroy();
+  }
+
+  #target(url: string): { readonly origin: string; readonly path: string; readonly refused: string | undefined } {
+    let target = this.#targets.get(url);
+    if (target !== undefined) return target;
+    const parsed = new URL(url);
+    const address = literalAddress(parsed.hostname);
+    const refused = address === undefined || this.#options.allowPrivate ? undefined : refusedAddress(address);
+    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`, refused: refused === undefined ? undefined : `refused: ${refused}` };
+    // Endpoints are few (100 at most), but their URLs change: a bound keeps old ones from piling up.
+    if (this.#targets.size >= 1000) this.#targets.clear();
+    this.#targets.set(url, target);
+    return target;
+  }
+}
