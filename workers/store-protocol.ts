@@ -152,6 +152,8 @@ export interface ChangesAnswer {
 export interface DurableAnswer {
   readonly packed: PackedResults;
   readonly journaled: readonly number[];
+  /** DATABASE_URL's writer: plain reads held as well, released sooner by a `reads-released` notice (group-commit.ts). */
+  readonly visible?: readonly number[];
   readonly durableAt: number;
   readonly changes?: StoreChanges;
 }
@@ -221,6 +223,11 @@ export type StoreNotice =
    * commands beyond the journal, or a follower at `fromSeq` that the snapshots left behind (rows it needed were dropped).
    */
   | { readonly notice: 'reloaded'; readonly why: 'stepped-down' | 'behind'; readonly fromSeq: number; readonly seq: number; readonly snapshotSeq: number | undefined; readonly replayed: number; readonly milliseconds: number }
+  /**
+   * DATABASE_URL, the writer: PostgreSQL does not answer its flush. The reads held up to `seq` only so that they show
+   * nothing a step-down could take back may be answered now: reads go on from memory while PostgreSQL is away.
+   */
+  | { readonly notice: 'reads-released'; readonly seq: number }
   /**
    * DATABASE_URL, the writer: its store thread has not turned for `seconds` (hung, not busy): its lease keeper
    * stops renewing, so that the lease runs out and another instance takes over.

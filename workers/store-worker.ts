@@ -61,9 +61,9 @@ function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAn
       const changes = store.takeChanges();
       return changes === undefined ? packed : { packed, changes };
     }
-    const { results, journaled, durableAt, changes } = journal.runBatch(commandsOf(posted));
+    const { results, journaled, durableAt, changes, visible } = journal.runBatch(commandsOf(posted));
     const packed = pack(results);
-    if (durableAt !== undefined) return changes === undefined ? { packed, journaled, durableAt } : { packed, journaled, durableAt, changes };
+    if (durableAt !== undefined) return { packed, journaled, durableAt, ...(changes === undefined ? {} : { changes }), ...(visible === undefined ? {} : { visible }) };
     return changes === undefined ? packed : { packed, changes };
   } catch (error) {
     // Only a batch the worker cannot read throws here (each command's own failure is its result).

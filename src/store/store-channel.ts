@@ -23,7 +23,12 @@ import {
  */
 export interface BatchAnswer {
   readonly results: StoreResult[];
-  readonly durable?: { readonly journaled: readonly number[]; readonly flushed: Promise<void> };
+  readonly durable?: {
+    readonly journaled: readonly number[];
+    readonly flushed: Promise<void>;
+    /** DATABASE_URL's writer: plain reads held until `released` (their flush, or PostgreSQL away: reads go on from memory then). */
+    readonly visible?: { readonly indexes: readonly number[]; readonly released: Promise<void> };
+  };
   readonly changes?: StoreChanges;
   /** A forwarded batch (DATABASE_URL): the journal sequence after it, on the writer. */
   readonly seq?: number;
@@ -111,6 +116,8 @@ export class StoreChannel implements StoreRunner {
   readonly #port: MessagePort;
   #pending: Pending[] = [];
   #awaitingFlush: AwaitingFlush[] = [];
+  /** Reads held for visibility only (DurableAnswer.visible): released by their flush or by a `reads-released` notice. */
+  #awaitingVisible: AwaitingFlush[] = [];
   #journalFailed: Error | undefined;
   #closed: Error | undefined;
   #onNotice: NoticeListener | undefined;
@@ -169,7 +176,7 @@ export class StoreChannel implements StoreRunner {
       return;
     }
     const pending = this.#pending.shift();
-    if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
+    if (this.#idle()) this.#port.unref();
     if (pending === undefined) return;
     if (Array.isArray(message)) pending.resolve({ results: unpack(message) });
     else if ('notWriter' in message) pending.resolve({ results: [], notWriter: true });
@@ -178,27 +185,38 @@ export class StoreChannel implements StoreRunner {
       const answer: BatchAnswer = { results: unpack(message.packed), seq: message.seq, ...(durable === undefined ? {} : { durable }), ...(message.changes === undefined ? {} : { changes: message.changes }) };
       pending.resolve(answer);
     } else if ('durableAt' in message) {
-      const durable = { journaled: message.journaled, flushed: this.#whenFlushed(message.durableAt) };
+      const visible = message.visible === undefined ? undefined : { indexes: message.visible, released: this.#whenFlushed(message.durableAt, this.#awaitingVisible) };
+      const durable = { journaled: message.journaled, flushed: this.#whenFlushed(message.durableAt), ...(visible === undefined ? {} : { visible }) };
       pending.resolve(message.changes === undefined ? { results: unpack(message.packed), durable } : { results: unpack(message.packed), durable, changes: message.changes });
     } else if ('packed' in message) pending.resolve({ results: unpack(message.packed), changes: message.changes });
     else pending.reject(new Error(message.unreadable));
   };
 
-  #whenFlushed(seq: number): Promise<void> {
+  #whenFlushed(seq: number, queue: AwaitingFlush[] = this.#awaitingFlush): Promise<void> {
     const failed = this.#journalFailed ?? this.#closed;
     if (failed !== undefined) return Promise.reject(failed);
     return new Promise((resolve, reject) => {
       this.#port.ref();
-      this.#awaitingFlush.push({ seq, resolve, reject });
+      queue.push({ seq, resolve, reject });
     });
   }
 
+  /** Resolves what waits in `queue` up to `seq` (ascending along it). */
+  static #release(queue: AwaitingFlush[], seq: number): void {
+    let done = 0;
+    while (done < queue.length && (queue[done] as AwaitingFlush).seq <= seq) (queue[done++] as AwaitingFlush).resolve();
+    queue.splice(0, done);
+  }
+
+  #idle(): boolean {
+    return this.#pending.length === 0 && this.#awaitingFlush.length === 0 && this.#awaitingVisible.length === 0;
+  }
+
   #noticed(notice: StoreNotice): void {
-    if (notice.notice === 'flushed') {
-      let done = 0;
-      while (done < this.#awaitingFlush.length && (this.#awaitingFlush[done] as AwaitingFlush).seq <= notice.seq) (this.#awaitingFlush[done++] as AwaitingFlush).resolve();
-      this.#awaitingFlush.splice(0, done);
-      if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
+    if (notice.notice === 'flushed' || notice.notice === 'reads-released') {
+      if (notice.notice === 'flushed') StoreChannel.#release(this.#awaitingFlush, notice.seq);
+      StoreChannel.#release(this.#awaitingVisible, notice.seq);
+      if (this.#idle()) this.#port.unref();
     } else if (notice.notice === 'journal-failed') {
       this.#journalFailed = new Error(`the journal cannot be written: ${notice.reason}`);
       this.#failFlushes(this.#journalFailed);
@@ -212,15 +230,19 @@ export class StoreChannel implements StoreRunner {
 
   /** Everything after `durableSeq` was undone: those answers, and the changes held with them, never go out. */
   #refuseAfter(durableSeq: number, refused: FlushRefused): void {
-    const kept = this.#awaitingFlush.filter((awaiting) => awaiting.seq <= durableSeq);
-    for (const { seq, reject } of this.#awaitingFlush) if (seq > durableSeq) reject(refused);
-    this.#awaitingFlush = kept;
-    if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
+    const refuse = (queue: AwaitingFlush[]): AwaitingFlush[] => {
+      for (const { seq, reject } of queue) if (seq > durableSeq) reject(refused);
+      return queue.filter((awaiting) => awaiting.seq <= durableSeq);
+    };
+    this.#awaitingFlush = refuse(this.#awaitingFlush);
+    this.#awaitingVisible = refuse(this.#awaitingVisible);
+    if (this.#idle()) this.#port.unref();
   }
 
   #failFlushes(error: Error): void {
-    const awaiting = this.#awaitingFlush;
+    const awaiting = [...this.#awaitingFlush, ...this.#awaitingVisible];
     this.#awaitingFlush = [];
+    this.#awaitingVisible = [];
     for (const { reject } of awaiting) reject(error);
   }
 

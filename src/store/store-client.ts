@@ -164,11 +164,13 @@ export class BatchingStoreClient implements StoreClient {
         const answer = (index: number): StoreReply => results[index] ?? { kind: 'failed', reason: 'store answered too few results' };
         if (changes !== undefined && durable === undefined) this.#onChanges?.(changes);
         // A journaled command's answer waits for its flush; the next batch need not (group commit).
-        const held = durable === undefined ? NONE_HELD : new Set(durable.journaled);
+        const held = durable === undefined ? NONE_HELD : new Set([...durable.journaled, ...(durable.visible?.indexes ?? [])]);
         for (let index = 0; index < batch.length; index++) {
           if (!held.has(index)) (batch[index] as Waiting).resolve(answer(index));
         }
-        if (durable !== undefined) this.#afterFlush(durable.flushed, durable.journaled.map((index) => [batch[index] as Waiting, answer(index)] as const), changes);
+        const heldOf = (indexes: readonly number[]) => indexes.map((index) => [batch[index] as Waiting, answer(index)] as const);
+        if (durable !== undefined) this.#afterFlush(durable.flushed, heldOf(durable.journaled), changes);
+        if (durable?.visible !== undefined) this.#afterFlush(durable.visible.released, heldOf(durable.visible.indexes), undefined);
         this.#afterBatch();
       },
       (error: unknown) => {

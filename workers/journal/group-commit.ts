@@ -74,6 +74,13 @@ export interface DurableBatch {
    * must not acknowledge more than the first, which may still be on its way).
    */
   readonly journaled: readonly number[];
+  /**
+   * Indexes of plain reads that wait for `durableAt` only so that they show
+   * nothing a writer's step-down could take back (GroupCommitOptions.holdReads):
+   * they may go sooner, once the journal does not answer (reads go on from
+   * memory while PostgreSQL is away: FlushObserver.unreachable).
+   */
+  readonly visible?: readonly number[];
   /** The sequence of the last command journaled by this batch or before it, when it is not yet on disk; undefined when nothing waits. */
   readonly durableAt: number | undefined;
   /** What the batch's writes made (the orders' changes, webhook deliveries): it goes out when its answers do. */
@@ -93,6 +100,8 @@ export interface FlushObserver {
   full?(durableSeq: number, undone: number, reloadMs: number, reason: string): void;
   /** A probe found room again after `seconds` full: writes are taken. */
   roomAgain?(seconds: number): void;
+  /** The journal stopped answering (a flush is being tried again): the reads held only for visibility up to `seq` may go. */
+  unreachable?(seq: number): void;
 }
 
 export interface GroupCommitOptions {
@@ -179,6 +188,7 @@ export class GroupCommit {
     dispatch.clock.set(atMs);
     const results: StoreResult[] = [];
     const held: number[] = [];
+    const visible: number[] = [];
     const texts: string[] = [];
     const holdReads = this.#holdReads && this.#refusal === undefined;
     for (let index = 0; index < commands.length; index++) {
@@ -193,10 +203,10 @@ export class GroupCommit {
       if (isRecorded(rule, result)) {
         held.push(index);
         texts.push(JSON.stringify(command));
-      } else if (rule === 'held-read' || result.kind === 'replayed' || holdReads) {
+      } else if (rule === 'held-read' || result.kind === 'replayed') {
         // A replayed answer came from memory: nothing to record; but it waits like a read of what it repeats.
         held.push(index);
-      }
+      } else if (holdReads) visible.push(index);
     }
     const changes = dispatch.takeChanges();
     if (texts.length > 0) {
@@ -205,8 +215,8 @@ export class GroupCommit {
       if (!this.#flushing) this.#flush();
     }
     // Writes, held reads and changes wait for the last write recorded, unless it is on disk already.
-    const waits = this.#lastSeq > this.#durableSeq && (held.length > 0 || changes !== undefined);
-    const answer = { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined };
+    const waits = this.#lastSeq > this.#durableSeq && (held.length > 0 || visible.length > 0 || changes !== undefined);
+    const answer = { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined, ...(waits && visible.length > 0 ? { visible } : {}) };
     return changes === undefined ? answer : { ...answer, changes };
   }
 
@@ -232,6 +242,7 @@ export class GroupCommit {
       },
       (error: unknown) => {
         if (error instanceof JournalUnreachable) {
+          if (this.#refusal === undefined) this.#observer.unreachable?.(this.#lastSeq);
           this.#refusal = JOURNAL_UNAVAILABLE;
           setTimeout(() => this.#append(payload, firstSeq, lastSeq, startedAt), this.#retryMs);
           return;

@@ -116,6 +116,7 @@ export class ClusterMember {
         },
         // Fenced: another instance writes now. Anything else: the journal cannot be trusted, the service stops.
         failed: (error) => (error instanceof LeaseLost ? void this.stepDown(error) : events.failed(error)),
+        unreachable: (seq) => events.notice({ notice: 'reads-released', seq }),
       },
       { holdReads: true },
     );

@@ -104,7 +104,9 @@ export class JournalFollower {
   /**
    * Resolves once the journal is applied up to `seq` (a forwarded write's), or
    * once APPLY_WAIT_MS have passed without progress (a reload from a snapshot
-   * is progress, however long it takes).
+   * is progress, however long it takes). Not longer: the batches behind this
+   * one wait for it, and a PostgreSQL gone away must not hold up this
+   * instance's reads; the write is durable, and shows here once it is back.
    */
   async untilApplied(seq: number): Promise<void> {
     if (seq > this.#headSeq) this.#headSeq = seq;
