@@ -15,20 +15,21 @@
  *   saw there (or created through it) is there at every later read, and the
  *   count of the soak's products there never falls;
  * - the order event ids agree on every instance (the administrators'
- *   streams, read from the first event), and every acknowledged order and
- *   cancellation is among them.
+ *   streams, watched all along: soak-watchers.ts): an id is the same change
+ *   everywhere, every instance has every id up to the same last one, and
+ *   every acknowledged order and cancellation is among them.
  *
  * With the figures for the docs: operations, faults, refusals by kind, the
  * longest time without an acknowledged write and without an answered read.
  */
-import type { StreamEvent } from '../api/event-stream-client.js';
+import type { WatchedEvents } from './soak-watchers.js';
 import { acknowledged, nothingApplied, refusalKind, type AnsweredData, type OpRecord, type SoakHistory } from './soak-history.js';
 
 export interface FinalState {
   /** Per slot, the soak's products as the instance lists them. */
   readonly products: readonly (readonly { readonly id: number; readonly name: string }[])[];
-  /** Per slot, the administrators' order events from the first. */
-  readonly events: readonly (readonly StreamEvent[])[];
+  /** Per slot, the administrators' order events its watcher saw, by id. */
+  readonly events: readonly WatchedEvents[];
 }
 
 export interface SoakFigures {
@@ -123,17 +124,22 @@ function monotonicProblems(ops: readonly OpRecord[]): string[] {
 
 function eventProblems(ops: readonly OpRecord[], final: FinalState): string[] {
   const problems: string[] = [];
-  const changes = final.events.map((events) => events.filter((event) => event.event === 'status'));
-  const texts = changes.map((events) => JSON.stringify(events));
-  changes.forEach((events, slot) => {
-    if (texts[slot] !== texts[0]) {
-      const at = events.findIndex((event, index) => JSON.stringify(event) !== JSON.stringify(changes[0]?.[index]));
-      problems.push(`slot ${slot}'s order events differ from slot 0's (${events.length} against ${changes[0]?.length ?? 0}), first at ${at}: ${JSON.stringify(events[at])} against ${JSON.stringify(changes[0]?.[at])}`);
+  const union = new Map<number, { data: string; slot: number }>();
+  final.events.forEach(({ byId, resets }, slot) => {
+    for (const [id, data] of byId) {
+      const known = union.get(id);
+      if (known === undefined) union.set(id, { data, slot });
+      else if (known.data !== data) problems.push(`order event ${id} is ${data} on slot ${slot}, ${known.data} on slot ${known.slot}`);
     }
+    const ids = [...byId.keys()].sort((a, b) => a - b);
+    const missing = ids.length === 0 ? 0 : (ids.at(-1) ?? 0) - ids.length;
+    if (resets === 0 && missing !== 0) problems.push(`slot ${slot} has ${ids.length} order events up to ${ids.at(-1) ?? 0}: ids are missing`);
   });
+  const lasts = final.events.map(({ byId }) => Math.max(0, ...byId.keys()));
+  if (!lasts.every((last) => last === lasts[0])) problems.push(`the instances' last order events differ: ${lasts.join(', ')}`);
   const statusOf = new Map<number, Set<string>>();
-  for (const event of changes[0] ?? []) {
-    const { orderId, status } = JSON.parse(event.data) as { orderId: number; status: string };
+  for (const { data } of union.values()) {
+    const { orderId, status } = JSON.parse(data) as { orderId: number; status: string };
     statusOf.set(orderId, new Set([...(statusOf.get(orderId) ?? []), status]));
   }
   for (const op of ops) {
@@ -180,7 +186,7 @@ export function figuresOf(history: SoakHistory, final: FinalState, faults: Reado
     faults: Object.fromEntries(faults),
     longestWithoutWrite: longestGap(ends((op) => WRITES.has(op.op)), from, to, history),
     longestWithoutRead: longestGap(ends((op) => !WRITES.has(op.op)), from, to, history),
-    orderEvents: final.events[0]?.filter((event) => event.event === 'status').length ?? 0,
+    orderEvents: final.events[0]?.byId.size ?? 0,
   };
 }
 

@@ -17,7 +17,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { adminKey } from '../api/people-api.js';
 import type { Random } from '../seeded-random.js';
-import type { SoakCluster } from './soak-cluster.js';
+import type { ClusterSlots } from '../faults/cluster-slots.js';
 import { acknowledged, refusalKind, type AnsweredData, type OpAnswer, type OpKind, type SoakHistory } from './soak-history.js';
 
 /** A request that has not been answered in this long is a hang: the checker fails it. */
@@ -39,7 +39,7 @@ export interface SoakShop {
 }
 
 export interface ClientParts {
-  readonly cluster: SoakCluster;
+  readonly cluster: ClusterSlots;
   readonly history: SoakHistory;
   readonly shop: SoakShop;
   /** A customer writes and reads through any instance; without one, a reader reads through `slot` only. */

@@ -17,11 +17,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Postgres } from '../faults/embedded-postgres.js';
 import type { Random } from '../seeded-random.js';
-import type { SoakCluster } from './soak-cluster.js';
+import type { ClusterSlots } from '../faults/cluster-slots.js';
 import type { FaultKind, SoakHistory } from './soak-history.js';
 
 export interface NemesisParts {
-  readonly cluster: SoakCluster;
+  readonly cluster: ClusterSlots;
   readonly database: Postgres;
   readonly history: SoakHistory;
   readonly random: Random;

@@ -4,23 +4,24 @@
  * for the soak's duration while the nemesis injects faults, then every
  * fault healed, the instances left to converge, and the checks run on the
  * history and on what each instance holds (soak-checker.ts). On a failure
- * the history is written to a file, and the instances' output beside it.
+ * the history is written to a file, the final state and the instances'
+ * output beside it.
  *
  * The test (test/faults/cluster/soak.test.ts) runs a short one in
  * `npm test`; `npm run soak` (bench/cluster/soak.ts) a long one.
  */
 import { writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { openEvents, type StreamEvent } from '../api/event-stream-client.js';
-import { adminKey, SHOP_ENV } from '../api/people-api.js';
+import { SHOP_ENV } from '../api/people-api.js';
 import type { Postgres } from '../faults/embedded-postgres.js';
 import { seededRandom } from '../seeded-random.js';
 import { waitForAnswer } from '../wait-for.js';
 import { figuresOf, soakViolations, type FinalState, type Gap, type SoakFigures } from './soak-checker.js';
 import { SoakClient, soakCustomers, soakItem, SOAK_CATEGORY, type SoakShop } from './soak-clients.js';
-import { SoakCluster } from './soak-cluster.js';
+import { ClusterSlots } from '../faults/cluster-slots.js';
 import { SoakHistory } from './soak-history.js';
 import { Nemesis } from './soak-nemesis.js';
+import { OrderEventWatcher } from './soak-watchers.js';
 
 export interface SoakOptions {
   readonly seed: number;
@@ -57,12 +58,14 @@ const instanceEnv = (database: Postgres, leaseSeconds: number): Record<string, s
 
 export async function runSoak(database: Postgres, options: SoakOptions): Promise<SoakResult> {
   const history = new SoakHistory();
-  const cluster = new SoakCluster(instanceEnv(database, options.leaseSeconds));
+  const cluster = new ClusterSlots(instanceEnv(database, options.leaseSeconds));
   const nemesis = new Nemesis({ cluster, database, history, random: seededRandom(options.seed ^ 0x5eed), leaseSeconds: options.leaseSeconds });
   const control = { stopped: false };
   let running: Promise<unknown> = Promise.resolve();
+  const watchers = [0, 1, 2].map((slot) => new OrderEventWatcher(cluster, slot));
   try {
     await cluster.start();
+    for (const watcher of watchers) watcher.start();
     const first = cluster.urlOf(0) as string;
     const shop: SoakShop = { known: [], itemId: await soakItem(first) };
     const customers = await soakCustomers(first, options.clients, 'soak-customer-password-1');
@@ -77,11 +80,11 @@ export async function runSoak(database: Postgres, options: SoakOptions): Promise
     control.stopped = true;
     await running;
     const unexpected = cluster.unexpectedExits();
-    const final = await finalState(cluster);
+    const final = await finalState(cluster, watchers);
     const violations = [...unexpected, ...soakViolations(history, final)];
     const figures = figuresOf(history, final, nemesis.counts);
     if (violations.length === 0 && options.keepHistory !== true) return { violations, figures, historyFile: undefined };
-    writeHistory(options.historyFile, history, cluster);
+    writeHistory(options.historyFile, history, cluster, final);
     return { violations, figures, historyFile: options.historyFile };
   } catch (error) {
     writeHistory(options.historyFile, history, cluster);
@@ -89,18 +92,21 @@ export async function runSoak(database: Postgres, options: SoakOptions): Promise
   } finally {
     control.stopped = true;
     await running.catch(() => undefined);
+    await Promise.all(watchers.map((watcher) => watcher.stop()));
     await nemesis.heal().catch(() => undefined);
     await cluster.end();
   }
 }
 
-function writeHistory(file: string, history: SoakHistory, cluster: SoakCluster): void {
+/** The history as JSON lines, the final state (products and order events per instance) at `file`.final.json, the instances' output at `file`.log. */
+function writeHistory(file: string, history: SoakHistory, cluster: ClusterSlots, final?: FinalState): void {
   history.write(file);
+  if (final !== undefined) writeFileSync(`${file}.final.json`, JSON.stringify({ products: final.products, events: final.events.map(({ byId, resets }) => ({ resets, byId: [...byId] })) }));
   writeFileSync(`${file}.log`, [0, 1, 2].map((slot) => `=== slot ${slot}\n${cluster.outputOf(slot)}`).join('\n'));
 }
 
-/** Once every instance has applied the same journal: the soak's products and the order events, as each instance has them. */
-async function finalState(cluster: SoakCluster): Promise<FinalState> {
+/** Once every instance has applied the same journal: the soak's products as each instance lists them, and the order events its watcher saw. */
+async function finalState(cluster: ClusterSlots, watchers: readonly OrderEventWatcher[]): Promise<FinalState> {
   await waitForAnswer(
     'the instances to converge',
     () => Promise.all([0, 1, 2].map((slot) => cluster.healthOf(slot))),
@@ -108,8 +114,8 @@ async function finalState(cluster: SoakCluster): Promise<FinalState> {
     { everyMs: 100, ceilingMs: CONVERGE_MS },
   );
   const products = await Promise.all([0, 1, 2].map(async (slot) => productsOf(cluster.urlOf(slot) as string)));
-  const events = await Promise.all([0, 1, 2].map(async (slot) => orderEventsOf(cluster.urlOf(slot) as string)));
-  return { products, events };
+  await Promise.all(watchers.map(async (watcher) => watcher.until(await watcher.lastChange(), CONVERGE_MS)));
+  return { products, events: watchers.map((watcher) => watcher.events) };
 }
 
 async function productsOf(url: string): Promise<{ id: number; name: string }[]> {
@@ -117,21 +123,6 @@ async function productsOf(url: string): Promise<{ id: number; name: string }[]> 
   if (response.status !== 200) throw new Error(`GET /products answered ${response.status}`);
   const { data } = (await response.json()) as { data: { id: number; name: string }[] };
   return data.map(({ id, name }) => ({ id, name })).sort((a, b) => a.id - b.id);
-}
-
-/** The administrators' order events from the first, up to the last change the instance has made (its stream's `ready`). */
-async function orderEventsOf(url: string): Promise<StreamEvent[]> {
-  const service = { url, port: Number(new URL(url).port), stderr: () => '', stop: () => Promise.resolve() };
-  const fresh = await openEvents(service, '/orders/events', adminKey);
-  const [ready] = await fresh.waitForEvents(1);
-  fresh.close();
-  const said = (JSON.parse(ready?.data ?? '{}') as { lastChange?: unknown }).lastChange;
-  const lastChange = typeof said === 'number' ? String(said) : '0';
-  if (lastChange === '0') return [];
-  const all = await openEvents(service, '/orders/events?lastEventId=0', adminKey);
-  await all.until((client) => client.lastEventId() === lastChange, `order event ${lastChange} on ${url}`, CONVERGE_MS);
-  all.close();
-  return all.events;
 }
 
 const gap = ({ ms, from, during }: Gap): string => `${ms} ms (from ${(from / 1000).toFixed(1)} s${during === undefined ? '' : `, ${during}`})`;

@@ -1,19 +1,20 @@
 /**
- * The soak's cluster (issue 29): three instances of the built service
- * (`node dist/main.js`) on one PostgreSQL database, each in a slot (0, 1, 2)
- * that keeps its place across a kill and a restart (on a new port, PORT=0:
- * the instance advertises the one it binds). The nemesis kills, restarts,
- * pauses and resumes them by slot; the clients ask for a slot's URL at each
- * request (undefined while the slot's process is down).
+ * Three instances of the built service (`node dist/main.js`) on one
+ * PostgreSQL database, each in a slot (0, 1, 2) that keeps its place across
+ * a stop or a kill and a restart (on a new port, PORT=0: the instance
+ * advertises the one it binds): the soak's nemesis (issue 29) kills,
+ * restarts, pauses and resumes them by slot, the rolling restart stops and
+ * starts them in turn; clients ask for a slot's URL at each request
+ * (undefined while the slot's process is down).
  *
  * Nothing here is ava's: the soak script (bench/cluster/soak.ts) runs it as
- * well as the test, and whoever starts it ends it (`end`, in a finally or a
+ * well as the tests, and whoever starts it ends it (`end`, in a finally or a
  * t.teardown), every process killed, also when something failed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { MAIN, childEnv } from '../service/service.js';
-import { TEST_CLUSTER_SECRET } from '../faults/postgres-cluster.js';
+import { TEST_CLUSTER_SECRET } from './postgres-cluster.js';
 
 /** How long a start may take on a busy machine before the soak gives up on it. */
 const START_CEILING_MS = 60_000;
@@ -38,7 +39,7 @@ export interface ClusterHealthView {
   readonly reloads: number;
 }
 
-export class SoakCluster {
+export class ClusterSlots {
   readonly #env: Readonly<Record<string, string>>;
   readonly #slots: Slot[] = [0, 1, 2].map(() => ({ child: undefined, url: undefined, state: 'down', output: '', exited: undefined }));
 
@@ -111,6 +112,17 @@ export class SoakCluster {
     state.state = 'down';
     state.child?.kill('SIGKILL');
     await state.exited;
+  }
+
+  /** A clean stop (SIGTERM): resolves with how the process ended. */
+  async stop(slot: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const state = this.#slot(slot);
+    const child = state.child;
+    if (child === undefined || state.exited === undefined) throw new Error(`slot ${slot} has no process`);
+    child.kill('SIGTERM');
+    const [code, signal] = (await state.exited) as [number | null, NodeJS.Signals | null];
+    state.state = 'down';
+    return { code, signal };
   }
 
   pause(slot: number): void {
