@@ -6,7 +6,9 @@ interface ApiKey {
 }
 
 /**
- * API_KEYS, parsed: `key1,key2` or `label=key,...`. Keys are kept as SHA-256
+ * API_KEYS, parsed: `key1,key2` or `label=key,...`; the first `=` of an entry
+ * ends its label, so a key that contains `=` (base64's padding) needs a label
+ * before it (`ops=c2VjcmV0=`). Keys are kept as SHA-256
  * digests and every lookup compares against all of them in constant time, so
  * neither a key's content nor its position leaks through timing.
  */
@@ -40,7 +42,7 @@ export function parseApiKeys(text: string): ApiKeyRing {
     const equals = entry.indexOf('=');
     const label = equals === -1 ? `key-${index + 1}` : entry.slice(0, equals).trim();
     const key = (equals === -1 ? entry : entry.slice(equals + 1)).trim();
-    if (label === '' || key === '') throw new Error(`entry ${index + 1} must be a key or label=key`);
+    if (label === '' || key === '') throw new Error(`entry ${index + 1} must be a key or label=key (a key that contains "=" needs a label first: label=key)`);
     if (labels.has(label)) throw new Error(`uses the label "${label}" twice`);
     labels.add(label);
     keys.push({ label, digest: createHash('sha256').update(key).digest() });

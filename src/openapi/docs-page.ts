@@ -5,10 +5,11 @@ import { dirname, join } from 'node:path';
 /**
  * The interactive reference page: Swagger UI from the swagger-ui-dist
  * package, served by the service itself (no CDN, works offline). Its files
- * are read from node_modules once, from the start-up on: dist/main.js is a
- * bundle that leaves packages external, so they are found at run time from
- * here. They are read in the background (the start does not wait for them:
- * only a person opening /docs does) and kept and sent as bytes: decoding the
+ * are read from node_modules once, when the first of them is asked for
+ * (dist/main.js is a bundle that leaves packages external, so they are found
+ * at run time from here): a start, and the many that never serve /docs, does
+ * not read 1.7 MB; the first visitor waits for the read (a few ms). They are
+ * kept and sent as bytes: decoding the
  * 1.7 MB script into a string cost ~40 ms of every start (and its memory
  * twice over), and Node would encode it again for every answer.
  * The page has no inline script (the initializer is a file of its own), so
@@ -23,8 +24,8 @@ export interface DocsFile {
 
 export interface DocsPage {
   readonly html: string;
-  /** The page's files by name, under /docs/, once read; rejects if swagger-ui-dist's files cannot be. */
-  readonly files: Promise<ReadonlyMap<string, DocsFile>>;
+  /** The page's files by name, under /docs/, read at the first call and kept; rejects if swagger-ui-dist's files cannot be read. */
+  files(): Promise<ReadonlyMap<string, DocsFile>>;
 }
 
 /**
@@ -89,15 +90,15 @@ export function loadDocsPage(basePath: string): DocsPage {
 </body>
 </html>
 `;
-  const files = Promise.all([read('swagger-ui.css'), read('swagger-ui-bundle.js')]).then(
-    ([css, bundle]) =>
-      new Map([
-        ['swagger-ui.css', { contentType: CSS, body: css }],
-        ['swagger-ui-bundle.js', { contentType: JS, body: bundle }],
-        ['docs-init.js', { contentType: JS, body: initializer(`${basePath}/openapi.json`) }],
-      ]),
-  );
-  // A failed read is answered when a file is asked for; until then nobody waits on it.
-  files.catch(() => undefined);
-  return { html, files };
+  let files: Promise<ReadonlyMap<string, DocsFile>> | undefined;
+  const readFiles = (): Promise<ReadonlyMap<string, DocsFile>> =>
+    Promise.all([read('swagger-ui.css'), read('swagger-ui-bundle.js')]).then(
+      ([css, bundle]) =>
+        new Map([
+          ['swagger-ui.css', { contentType: CSS, body: css }],
+          ['swagger-ui-bundle.js', { contentType: JS, body: bundle }],
+          ['docs-init.js', { contentType: JS, body: initializer(`${basePath}/openapi.json`) }],
+        ]),
+    );
+  return { html, files: () => (files ??= readFiles()) };
 }

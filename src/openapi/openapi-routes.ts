@@ -14,7 +14,11 @@ export interface ApiReferenceSettings {
 export interface ApiReference {
   /** GET /openapi.json, and /docs with its files when the page is on: join them to the service's routes. */
   readonly routes: readonly ServiceRoute<never, unknown, string, unknown>[];
-  /** Makes the document from the final route list (these routes included); called once at start-up. */
+  /**
+   * Gives the final route list (these routes included), once at start-up. The document is made
+   * from it at the first GET /openapi.json and kept: a start (and every test's service) that is
+   * never asked for it does not pay for it.
+   */
   describe(parts: DocumentParts): void;
 }
 
@@ -30,6 +34,7 @@ const NOT_DESCRIBED = new Error('the API reference was served before it was desc
  * like the others: under BASE_PATH, protectable with PROTECT.
  */
 export function apiReference({ basePath, docs }: ApiReferenceSettings): ApiReference {
+  let described: DocumentParts | undefined;
   let document: Reply | undefined;
   const specification = route({
     method: 'GET',
@@ -38,7 +43,8 @@ export function apiReference({ basePath, docs }: ApiReferenceSettings): ApiRefer
     doc: { answers: { 200: jsonAnswer({ type: 'object', description: 'An OpenAPI 3.1 document' }) } },
     action: {
       handle: () => {
-        if (document === undefined) throw NOT_DESCRIBED;
+        if (described === undefined) throw NOT_DESCRIBED;
+        document ??= jsonReply(200, JSON.stringify(openApiDocument(described)));
         return document;
       },
     },
@@ -47,9 +53,10 @@ export function apiReference({ basePath, docs }: ApiReferenceSettings): ApiRefer
   if (docs) {
     const page = loadDocsPage(basePath);
     const html = textReply(200, 'text/html; charset=utf-8', page.html, ['content-security-policy', DOCS_CONTENT_SECURITY_POLICY, 'cache-control', 'no-cache', ...NOSNIFF]);
-    const files = page.files.then((read) => new Map([...read].map(([name, file]) => [name, textReply(200, file.contentType, file.body, ['cache-control', 'public, max-age=3600', ...NOSNIFF])])));
-    // Rejected only if swagger-ui-dist cannot be read: then asking for a file is a 500, and nobody else waits on it.
-    files.catch(() => undefined);
+    let files: Promise<ReadonlyMap<string, Reply>> | undefined;
+    // Read at the first file asked for; if swagger-ui-dist cannot be read, asking for a file is a 500.
+    const filesRead = (): Promise<ReadonlyMap<string, Reply>> =>
+      (files ??= page.files().then((read) => new Map([...read].map(([name, file]) => [name, textReply(200, file.contentType, file.body, ['cache-control', 'public, max-age=3600', ...NOSNIFF])]))));
     const missing = errorReply('DOCS_FILE_NOT_FOUND' satisfies OpenApiErrorCode);
     routes.push(
       route({
@@ -64,14 +71,14 @@ export function apiReference({ basePath, docs }: ApiReferenceSettings): ApiRefer
         path: '/docs/:file',
         summary: "A file of the reference page: its script, its initializer and its style sheet",
         doc: { answers: { 200: FILES }, errors: ['DOCS_FILE_NOT_FOUND'] },
-        action: { handle: async ({ params }) => (await files).get(params.file ?? '') ?? missing },
+        action: { handle: async ({ params }) => (await filesRead()).get(params.file ?? '') ?? missing },
       }),
     );
   }
   return {
     routes,
     describe(parts) {
-      document = jsonReply(200, JSON.stringify(openApiDocument(parts)));
+      described = parts;
     },
   };
 }

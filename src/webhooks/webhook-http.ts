@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { literalAddress, refusedAddress, refusedKind } from './address-safety.js';
 
 /**
@@ -145,11 +145,13 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
  * only if it came within the time-out, connecting included; at most 64 KB
  * of an answer is read (AttemptHandler). Host names are resolved and checked when a connection is made
  * (checkingLookup); an address written in the URL is checked here, as
- * net.connect looks nothing up for it.
+ * net.connect looks nothing up for it. undici is loaded at the first attempt:
+ * a service whose shop has no endpoint (and every test's) does not pay the
+ * tenth of a second its loading costs.
  */
 export class WebhookHttp {
-  /** Made at the first attempt, and again after a close (a writer that stepped down and was promoted again). */
   #agent: Agent | undefined;
+  #loading: Promise<Agent> | undefined;
   readonly #options: WebhookHttpOptions;
   /** Each endpoint's URL taken apart once. */
   readonly #targets = new Map<string, { readonly origin: string; readonly path: string; readonly refused: string | undefined }>();
@@ -158,39 +160,54 @@ export class WebhookHttp {
     this.#options = options;
   }
 
-  #agentNow(): Agent {
-    if (this.#agent !== undefined) return this.#agent;
-    const { timeoutMs, connections, allowPrivate, resolve = systemResolver } = this.#options;
-    this.#agent = new Agent({
-      connections,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      connect: { timeout: timeoutMs, lookup: checkingLookup(resolve, allowPrivate) },
-    });
-    return this.#agent;
-  }
-
   /** One POST of `body` with `headers` (a flat list: name, value, ...); resolves, never rejects. */
   attempt(url: string, headers: readonly string[], body: string): Promise<AttemptResult> {
     const target = this.#target(url);
     if (target.refused !== undefined) return Promise.resolve({ kind: 'failed', error: target.refused, unreachable: true });
+    const agent = this.#agent;
+    if (agent === undefined) {
+      return this.#load().then(
+        () => this.attempt(url, headers, body),
+        (error: unknown): AttemptResult => ({ kind: 'failed', error: `the HTTP client could not be loaded: ${String(error)}`, unreachable: false }),
+      );
+    }
     const { timeoutMs } = this.#options;
     return new Promise((resolve) => {
       const handler = new AttemptHandler(timeoutMs, resolve);
       try {
         // The dispatcher's handler rather than request(): no body stream or promise per answer, a fifth of an attempt's cost.
-        this.#agentNow().dispatch({ origin: target.origin, path: target.path, method: 'POST', headers: headers as string[], body }, handler);
+        agent.dispatch({ origin: target.origin, path: target.path, method: 'POST', headers: headers as string[], body }, handler);
       } catch (error) {
         handler.onResponseError(undefined, error instanceof Error ? error : new Error(String(error)));
       }
     });
   }
 
-  /** Ends every connection; attempts under way fail. The next attempt opens new ones. */
-  close(): Promise<void> {
-    const agent = this.#agent;
+  /**
+   * Ends every connection; attempts under way fail. The next attempt makes a
+   * new agent (a cluster's writer that stepped down and was promoted again).
+   */
+  async close(): Promise<void> {
+    const loading = this.#loading;
+    this.#loading = undefined;
     this.#agent = undefined;
-    return agent === undefined ? Promise.resolve() : agent.destroy();
+    await (await loading)?.destroy();
+  }
+
+  #load(): Promise<Agent> {
+    const loading = (this.#loading ??= import('undici').then(({ Agent }) => {
+      const { timeoutMs, connections, allowPrivate, resolve = systemResolver } = this.#options;
+      const agent = new Agent({
+        connections,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        connect: { timeout: timeoutMs, lookup: checkingLookup(resolve, allowPrivate) },
+      });
+      // Closed while it loaded: close() destroys it, and the next attempt loads another.
+      if (this.#loading === loading) this.#agent = agent;
+      return agent;
+    }));
+    return loading;
   }
 
   #target(url: string): { readonly origin: string; readonly path: string; readonly refused: string | undefined } {

@@ -5,7 +5,7 @@
  * payments, a cancel and the expiry clock. These need the orders domain
  * (carts, orders, the order store as OrderPayments): they run once it is
  * merged. The same rules against a fake order store are in
- * payments-route.test.ts.
+ * test/unit/front/payments-route-*.test.ts.
  */
 import test from 'ava';
 import type { ExecutionContext } from 'ava';

@@ -1,27 +1,19 @@
 /**
- * The Bearer scheme (contract section 5): POST /login issues an HS256 JWT,
- * guarded routes take it in `Authorization: Bearer`. The bad tokens (expired,
- * wrong secret, `alg: none`, another algorithm, tampered, no exp) are made
- * here with node:crypto against a known JWT_SECRET, not by the library the
- * service uses.
+ * The Bearer scheme on guarded routes (contract section 5): a token from
+ * POST /login or made with JWT_SECRET opens every route under bearer and
+ * GET /me; no token (or another scheme's credential) is 401 with the Bearer
+ * challenge; a bad token (expired, wrong secret, `alg: none`, another
+ * algorithm, tampered, no exp) is 403, and changes nothing in the store. The
+ * bad tokens are made here with node:crypto against a known JWT_SECRET, not
+ * by the library the service uses. POST /login itself is in
+ * auth-bearer-login.test.ts.
  */
 import test from 'ava';
 import { Buffer } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startInProcess, type ServiceUnderTest } from '../../helpers/service/service.js';
-import {
-  JSON_TYPE,
-  assertErrorBody,
-  call,
-  dataOf,
-  getJson,
-  listProducts,
-  listProdukte,
-  ownService,
-  postJson,
-  type Produkt,
-  type RequestBody,
-} from '../../helpers/api/product-api.js';
+import type { ServiceUnderTest } from '../../helpers/service/service.js';
+import { serviceForFile } from '../../helpers/service/service-for-file.js';
+import { JSON_TYPE, call, dataOf, getJson, listProducts, listProdukte, ownService, type Produkt, type RequestBody } from '../../helpers/api/product-api.js';
 import {
   BASIC_CHALLENGE,
   BEARER_CHALLENGE,
@@ -32,16 +24,13 @@ import {
   bearerAuth,
   craftToken,
   decodeToken,
-  hmacSignature,
   login,
   nowSeconds,
   type CredentialHeaders,
 } from '../../helpers/api/auth-api.js';
+import { SECRET, SETTINGS } from '../../helpers/api/bearer-settings.js';
 
-const SECRET = 'bearer-test-secret-5f1c0e9a7b3d2c4e6f8a';
 const OTHER_SECRET = 'some-other-secret-0a9b8c7d6e5f4a3b2c1d';
-const PROTECT = 'GET /produkte/:id=bearer,POST /produkte=bearer,DELETE /products/:id=bearer';
-const SETTINGS = { env: { AUTH_USERS: 'alice:secret,bob:pw', JWT_SECRET: SECRET, PROTECT } };
 
 interface Target {
   readonly method: string;
@@ -65,105 +54,11 @@ const claimsFor = (username: string, ttl = 3600): Record<string, unknown> => {
 };
 
 // Refused requests never change the store, so one service serves every refusal test.
-let shared: ServiceUnderTest;
-test.before(async () => {
-  shared = await startInProcess(SETTINGS);
-});
-test.after.always(async () => {
-  await shared?.stop();
-});
-
-test('POST /login with right credentials → 200 application/json {"token": "<jwt>"} exactly, no data wrapper', async (t) => {
-  const response = await postJson(shared, '/login', { username: 'alice', password: 'secret' });
-  t.is(response.status, 200, response.text);
-  t.is(response.headers.get('content-type'), JSON_TYPE);
-  const body = response.body as Record<string, unknown>;
-  t.deepEqual(Object.keys(body), ['token']);
-  t.regex(String(body.token), /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
-});
-
-test('the /login token is HS256, signed with JWT_SECRET, carries username, sub, iat and exp = iat + 3600 by default', async (t) => {
-  const before = nowSeconds();
-  const token = await login(shared, 'bob', 'pw');
-  const after = nowSeconds();
-  const { header, payload, signature } = decodeToken(token);
-  t.is(header.alg, 'HS256');
-  t.is(signature, hmacSignature('HS256', SECRET, token.split('.').slice(0, 2).join('.')), 'not signed with JWT_SECRET');
-  t.is(payload.username, 'bob');
-  t.is(payload.sub, 'bob');
-  t.true(Number.isInteger(payload.iat), `iat ${String(payload.iat)} is not whole seconds`);
-  t.true((payload.iat as number) >= before - 1 && (payload.iat as number) <= after + 1, `iat ${String(payload.iat)} is not now (${before})`);
-  t.is(payload.exp, (payload.iat as number) + 3600);
-  t.false(JSON.stringify(payload).includes('"pw"'), 'the password is in the token');
-});
-
-test('JWT_TTL sets the token lifetime: JWT_TTL=120 gives exp = iat + 120', async (t) => {
-  const service = await ownService(t, { env: { ...SETTINGS.env, JWT_TTL: '120' } });
-  const { payload } = decodeToken(await login(service, 'alice', 'secret'));
-  t.is(payload.exp, (payload.iat as number) + 120);
-});
-
-const BAD_LOGINS: ReadonlyArray<[string, RequestBody]> = [
-  ['a wrong password', { json: { username: 'alice', password: 'wrong' } }],
-  ['an unknown user', { json: { username: 'mallory', password: 'secret' } }],
-  ["another user's password", { json: { username: 'bob', password: 'secret' } }],
-  ['no username', { json: { password: 'secret' } }],
-  ['no password', { json: { username: 'alice' } }],
-  ['an empty object', { json: {} }],
-  ['an empty body', { raw: '' }],
-  ['a number as password', { json: { username: 'alice', password: 123 } }],
-  ['an array as password', { json: { username: 'alice', password: ['secret'] } }],
-  ['null as password', { json: { username: 'alice', password: null } }],
-  ['an object as password', { json: { username: 'alice', password: { toString: 'secret' } } }],
-  ['a number as username', { json: { username: 1, password: 'secret' } }],
-  ['a JSON array body', { json: ['alice', 'secret'] }],
-  ['a JSON string body', { json: 'alice:secret' }],
-];
-
-for (const [title, body] of BAD_LOGINS) {
-  test(`POST /login with ${title} → 401 text/plain, no token`, async (t) => {
-    const response = await call(shared, 'POST', '/login', body);
-    assertTextFailure(t, response, 401, /invalid|wrong|incorrect|failed/i, null, title);
-    t.false(response.text.includes('token'), response.text);
-  });
-}
-
-test('POST /login with a body that is not JSON → the parse-error body {"error", "code": 400} with status 200 (section 3)', async (t) => {
-  for (const raw of ['{"username": "alice", ', '{username: alice}', "{'username':'alice','password':'secret'}"]) {
-    const response = await call(shared, 'POST', '/login', { raw });
-    t.is(response.status, 200, `${raw}: ${response.text}`);
-    t.is(response.headers.get('content-type'), JSON_TYPE, raw);
-    const body = response.body as Record<string, unknown>;
-    t.deepEqual(Object.keys(body), ['error', 'code'], raw);
-    t.is(typeof body.error, 'string');
-    t.is(body.code, 400);
-  }
-});
-
-test('regression: a malformed /login body is not quoted back, so no part of the password is echoed', async (t) => {
-  const response = await call(shared, 'POST', '/login', { raw: '{"username":"alice","password":Alice-Log-Pass-1}' });
-  t.is(response.status, 200);
-  t.deepEqual(response.body, { error: 'Request body is not valid JSON', code: 400 });
-  t.false(response.text.includes('Alice'), response.text);
-});
-
-test('POST /login follows the body rules of section 3: a text/plain body → 415 JSON error, not a login', async (t) => {
-  const raw = JSON.stringify({ username: 'alice', password: 'secret' });
-  const response = await call(shared, 'POST', '/login', { raw }, { 'content-type': 'text/plain' });
-  assertErrorBody(t, response, 415);
-});
-
-test('other methods on /login → 405 with an Allow header naming POST', async (t) => {
-  for (const method of ['GET', 'PUT', 'DELETE']) {
-    const response = await call(shared, method, '/login');
-    assertErrorBody(t, response, 405, `${method} /login`);
-    t.regex(response.headers.get('allow') ?? '', /\bPOST\b/, method);
-  }
-});
+const shared = serviceForFile(SETTINGS);
 
 test('bearer: no token → 401 text/plain "token required" with WWW-Authenticate: Bearer realm="catalogue", on every guarded route', async (t) => {
   for (const target of TARGETS) {
-    assertTextFailure(t, await send(shared, target, {}), 401, SAYS.tokenRequired, BEARER_CHALLENGE, `${target.method} ${target.path}`);
+    assertTextFailure(t, await send(shared(), target, {}), 401, SAYS.tokenRequired, BEARER_CHALLENGE, `${target.method} ${target.path}`);
   }
 });
 
@@ -175,7 +70,7 @@ test('bearer: Basic credentials, an API key or "Bearer" with nothing after it co
   ];
   for (const [label, headers] of notTokens) {
     for (const target of TARGETS) {
-      assertTextFailure(t, await send(shared, target, headers), 401, SAYS.tokenRequired, BEARER_CHALLENGE, `${label} on ${target.method} ${target.path}`);
+      assertTextFailure(t, await send(shared(), target, headers), 401, SAYS.tokenRequired, BEARER_CHALLENGE, `${label} on ${target.method} ${target.path}`);
     }
   }
 });
@@ -229,9 +124,9 @@ const BAD_TOKENS: ReadonlyArray<[string, (loginToken: string) => string]> = [
 
 for (const [title, make] of BAD_TOKENS) {
   test(`bearer: a token ${title} → 403 text/plain "invalid or expired", on every guarded route`, async (t) => {
-    const loginToken = await login(shared, 'alice', 'secret');
+    const loginToken = await login(shared(), 'alice', 'secret');
     for (const target of TARGETS) {
-      assertTextFailure(t, await send(shared, target, bearerAuth(make(loginToken))), 403, SAYS.tokenInvalid, null, `${target.method} ${target.path}`);
+      assertTextFailure(t, await send(shared(), target, bearerAuth(make(loginToken))), 403, SAYS.tokenInvalid, null, `${target.method} ${target.path}`);
     }
   });
 }
@@ -273,7 +168,7 @@ test('bearer: a /login token gets each route its normal answer (GET 200, POST 20
 });
 
 test('GET /me with a /login token → 200 {"data":{"username":"alice","scheme":"bearer"}}', async (t) => {
-  const response = await call(shared, 'GET', '/me', undefined, bearerAuth(await login(shared, 'alice', 'secret')));
+  const response = await call(shared(), 'GET', '/me', undefined, bearerAuth(await login(shared(), 'alice', 'secret')));
   t.is(response.status, 200, response.text);
   t.is(response.headers.get('content-type'), JSON_TYPE);
   t.is(response.text, '{"data":{"username":"alice","scheme":"bearer"}}');

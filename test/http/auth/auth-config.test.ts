@@ -60,6 +60,7 @@ const BAD_SETTINGS: readonly BadSetting[] = [
   { title: 'a malformed scrypt hash (a part missing)', env: { AUTH_USERS: `alice:scrypt.14.8.5.${VALID_SALT}` }, names: /AUTH_USERS/ },
   { title: 'an API_KEYS entry with an empty key', env: { API_KEYS: 'ci=Ci-Key-55aa66bb,ops=' }, names: /API_KEYS/ },
   { title: 'an API_KEYS entry with an empty label', env: { API_KEYS: '=Ops-Key-77cc88dd' }, names: /API_KEYS/ },
+  { title: 'a bare API_KEYS key ending in "=" (read as a label with no key): the line says a key with "=" needs a label', env: { API_KEYS: 'T3BzLUtleQ=' }, names: /API_KEYS.*needs a label first/ },
   { title: 'the same API key label twice', env: { API_KEYS: 'ci=Ci-Key-55aa66bb,ci=Ci-Key-99ee00ff' }, names: /API_KEYS/ },
   { title: 'a JWT_SECRET of 31 bytes', env: { JWT_SECRET: 'Short-Secret-31-bytes-long-xxxx' }, names: /JWT_SECRET/ },
   { title: 'a JWT_SECRET of a few bytes', env: { JWT_SECRET: 'Tiny-Secret' }, names: /JWT_SECRET/ },

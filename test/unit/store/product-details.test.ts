@@ -1,7 +1,7 @@
 /**
  * Product details and the review list at the store's command level, with
  * reviews in them written into the state directly (the write commands, with
- * their verified-purchase rule, are tested in review-writes.test.ts), and
+ * their verified-purchase rule, are tested in review-writes-*.test.ts), and
  * the commands run as the worker runs them.
  */
 import test from 'ava';
