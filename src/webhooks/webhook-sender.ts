@@ -119,15 +119,25 @@ export class WebhookSender {
     if (endpointsChanged === true || deliveries?.some(room) === true) this.#want();
   }
 
-  /** Stops asking; attempts under way are cut (their deliveries stay pending and go again after a restart); outcomes in hand are settled. */
+  /**
+   * Stops asking; attempts under way are cut (their deliveries stay pending
+   * and go again after a restart, or from the next writer); outcomes in hand
+   * are settled. A cluster's writer that steps down stops its sender, and
+   * starts it again if it is promoted once more.
+   */
   async stop(): Promise<void> {
     if (!this.#running) return;
     this.#running = false;
     clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
     await this.#parts.http.close();
     await Promise.all(this.#attempts);
     await this.#settling;
     if (this.#outcomes.length > 0 || this.#defers.length > 0) await this.#settleNow();
+    // What the lanes held untried stays leased in the store, and falls due again there.
+    this.#lanes.clear();
+    this.#released = [];
   }
 
   #want(): void {

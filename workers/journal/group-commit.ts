@@ -74,6 +74,13 @@ export interface DurableBatch {
    * must not acknowledge more than the first, which may still be on its way).
    */
   readonly journaled: readonly number[];
+  /**
+   * Indexes of plain reads that wait for `durableAt` only so that they show
+   * nothing a writer's step-down could take back (GroupCommitOptions.holdReads):
+   * they may go sooner, once the journal does not answer (reads go on from
+   * memory while PostgreSQL is away: FlushObserver.unreachable).
+   */
+  readonly visible?: readonly number[];
   /** The sequence of the last command journaled by this batch or before it, when it is not yet on disk; undefined when nothing waits. */
   readonly durableAt: number | undefined;
   /** What the batch's writes made (the orders' changes, webhook deliveries): it goes out when its answers do. */
@@ -93,6 +100,8 @@ export interface FlushObserver {
   full?(durableSeq: number, undone: number, reloadMs: number, reason: string): void;
   /** A probe found room again after `seconds` full: writes are taken. */
   roomAgain?(seconds: number): void;
+  /** The journal stopped answering (a flush is being tried again): the reads held only for visibility up to `seq` may go. */
+  unreachable?(seq: number): void;
 }
 
 export interface GroupCommitOptions {
@@ -104,6 +113,14 @@ export interface GroupCommitOptions {
   readonly rollBack?: (durableSeq: number) => void;
   /** Between two tries of an unreachable journal's flush, or two probes for room. */
   readonly retryMs?: number;
+  /**
+   * Every read waits, like a write, until what the store ran before it is
+   * durable (DATABASE_URL's writer, which may lose its lease and have to
+   * throw away what it ran beyond the journal: what it showed must be what
+   * the journal holds, as on the followers). Not while writes are refused
+   * (PostgreSQL away): reads go on from memory then.
+   */
+  readonly holdReads?: boolean;
 }
 
 export class GroupCommit {
@@ -112,6 +129,7 @@ export class GroupCommit {
   readonly #observer: FlushObserver;
   readonly #rollBack: ((durableSeq: number) => void) | undefined;
   readonly #retryMs: number;
+  readonly #holdReads: boolean;
   #lastSeq: number;
   /** The last command known to be on disk. */
   #durableSeq: number;
@@ -137,10 +155,16 @@ export class GroupCommit {
     this.#observer = observer;
     this.#rollBack = options.rollBack;
     this.#retryMs = options.retryMs ?? RETRY_MS;
+    this.#holdReads = options.holdReads === true;
   }
 
   get lastSeq(): number {
     return this.#lastSeq;
+  }
+
+  /** The last command known to be on disk. */
+  get durableSeq(): number {
+    return this.#durableSeq;
   }
 
   /** Resolves once everything recorded is on disk, or the journal failed (DATABASE_URL: a clean stop's last append, before the lease goes). */
@@ -164,7 +188,9 @@ export class GroupCommit {
     dispatch.clock.set(atMs);
     const results: StoreResult[] = [];
     const held: number[] = [];
+    const visible: number[] = [];
     const texts: string[] = [];
+    const holdReads = this.#holdReads && this.#refusal === undefined;
     for (let index = 0; index < commands.length; index++) {
       const command = commands[index] as StoreCommand;
       const rule = journalRuleOf(dispatch.parts, command);
@@ -180,7 +206,7 @@ export class GroupCommit {
       } else if (rule === 'held-read' || result.kind === 'replayed') {
         // A replayed answer came from memory: nothing to record; but it waits like a read of what it repeats.
         held.push(index);
-      }
+      } else if (holdReads) visible.push(index);
     }
     const changes = dispatch.takeChanges();
     if (texts.length > 0) {
@@ -189,8 +215,8 @@ export class GroupCommit {
       if (!this.#flushing) this.#flush();
     }
     // Writes, held reads and changes wait for the last write recorded, unless it is on disk already.
-    const waits = this.#lastSeq > this.#durableSeq && (held.length > 0 || changes !== undefined);
-    const answer = { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined };
+    const waits = this.#lastSeq > this.#durableSeq && (held.length > 0 || visible.length > 0 || changes !== undefined);
+    const answer = { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined, ...(waits && visible.length > 0 ? { visible } : {}) };
     return changes === undefined ? answer : { ...answer, changes };
   }
 
@@ -216,6 +242,7 @@ export class GroupCommit {
       },
       (error: unknown) => {
         if (error instanceof JournalUnreachable) {
+          if (this.#refusal === undefined) this.#observer.unreachable?.(this.#lastSeq);
           this.#refusal = JOURNAL_UNAVAILABLE;
           setTimeout(() => this.#append(payload, firstSeq, lastSeq, startedAt), this.#retryMs);
           return;

@@ -77,7 +77,7 @@ export async function* readPostgresJournal(link: DatabaseLink, afterSeq: number,
       const first = Number(row.first_seq);
       if (first !== last + 1) {
         throw new JournalDamage(
-          `catalogue_journal jumps from command ${last} to ${first}: rows are missing (an instance more than a snapshot behind finds them dropped, and a restart loads the newest snapshot; otherwise restore the database from a backup)`,
+          `catalogue_journal jumps from command ${last} to ${first}: rows are missing (an instance more than a snapshot behind finds them dropped, and reloads the newest snapshot; with no snapshot past them, restore the database from a backup)`,
         );
       }
       page.push(...parsePayload(row.payload));
