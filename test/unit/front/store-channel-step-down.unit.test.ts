@@ -26,13 +26,13 @@ const notice = (said: StoreNotice): StoreNotice => said;
 test('a read held for visibility goes once PostgreSQL is said away (reads-released); the write beside it waits for its flush', async (t) => {
   const { client, port, close } = writerChannel();
   t.teardown(close);
-  port.on('message', () => port.postMessage({ packed: ['{"data":"w"}', undefined, '{"data":"r"}', undefined], journaled: [0], visible: [1], durableAt: 1 } satisfies DurableAnswer));
+  port.on('message', () => {
+    port.postMessage({ packed: ['{"data":"w"}', undefined, '{"data":"r"}', undefined], journaled: [0], visible: [1], durableAt: 1 } satisfies DurableAnswer);
+    port.postMessage(notice({ notice: 'reads-released', seq: 1 }));
+  });
   let written = false;
   const write = client.send(create).then((reply) => ((written = true), reply));
-  const shown = client.send(read);
-  await new Promise((resolve) => setImmediate(resolve));
-  port.postMessage(notice({ notice: 'reads-released', seq: 1 }));
-  t.deepEqual(await shown, { kind: 'ok', body: '{"data":"r"}' });
+  t.deepEqual(await client.send(read), { kind: 'ok', body: '{"data":"r"}' });
   t.false(written, 'the write still waits for its flush');
   port.postMessage(notice({ notice: 'flushed', seq: 1, commands: 1, bytes: 10, seconds: 0.001 }));
   t.deepEqual(await write, { kind: 'ok', body: '{"data":"w"}' });

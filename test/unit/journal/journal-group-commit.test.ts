@@ -102,7 +102,7 @@ test('holdReads (a cluster writer): a read waits like a write while a flush is a
   const dispatch = new StoreDispatch(OPTIONS);
   const { appender, appends } = controlledAppender();
   const released: number[] = [];
-  const commit = new GroupCommit(dispatch, appender, 0, { ...observed().observer, unreachable: (seq: number) => released.push(seq) }, { holdReads: true, retryMs: 60_000 });
+  const commit = new GroupCommit(dispatch, appender, 0, { ...observed().observer, unreachable: (seq: number) => released.push(seq) }, { holdReads: true, retryMs: 1 });
   t.like(commit.runBatch(batch({ kind: 'product.list' })), { durableAt: undefined }, 'nothing on its way: a read waits for nothing');
   const mixed = commit.runBatch(batch(create('Alpha'), { kind: 'product.get', id: 11 }));
   t.deepEqual(mixed.journaled, [0]);
