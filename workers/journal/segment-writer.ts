@@ -19,7 +19,7 @@ import { closeSync, constants, fdatasync, fsync, fsyncSync, ftruncate, openSync,
 import { promisify } from 'node:util';
 import { encodeFrame } from './journal-frame.js';
 import { SEGMENT_BYTES, journalDir, segmentFile } from './data-dir-layout.js';
-import { JournalFull } from './group-commit.js';
+import { JournalFull } from './journal-errors.js';
 import { isOutOfSpace } from './out-of-space.js';
 import { probeRoom } from './space-probe.js';
 

@@ -7,7 +7,8 @@
 import test from 'ava';
 import { StoreDispatch } from '../../../workers/store-dispatch.js';
 import { STORE_PROTOCOL_VERSION, type StoreCommand } from '../../../workers/store-protocol.js';
-import { GroupCommit, JournalUnreachable, type JournalAppender } from '../../../workers/journal/group-commit.js';
+import { GroupCommit, type JournalAppender } from '../../../workers/journal/group-commit.js';
+import { JournalUnreachable } from '../../../workers/journal/journal-errors.js';
 import { parsePayload } from '../../../workers/journal/journal-entries.js';
 import { replay } from '../../../workers/journal/replay.js';
 

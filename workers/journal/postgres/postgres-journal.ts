@@ -16,7 +16,7 @@
  * looks for its row: there with this writer's term, it was this flush.
  */
 import type { JournalAppender } from '../group-commit.js';
-import { JournalUnreachable } from '../group-commit.js';
+import { JournalUnreachable } from '../journal-errors.js';
 import { parsePayload, type JournalBatch } from '../journal-entries.js';
 import { JournalDamage } from '../journal-reader.js';
 import { isConnectionFailure, type DatabaseLink } from './database-link.js';
