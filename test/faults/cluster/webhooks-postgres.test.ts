@@ -7,17 +7,22 @@
  * made, under the same webhook-ids. A writer that steps down (paused past
  * its lease) stops sending; the follower promoted sends (issue 29).
  */
-import test from 'ava';
-import { healthOf, serving, startClusterInstance, untilRole } from '../../helpers/faults/postgres-cluster.js';
+import test, { type ExecutionContext } from 'ava';
+import { healthOf, serving, startClusterInstance, untilRole, type Instance } from '../../helpers/faults/postgres-cluster.js';
+import type { RunningService } from '../../helpers/service/service.js';
 import { postgresForFile } from '../../helpers/faults/postgres-server.js';
 import { call, dataOf } from '../../helpers/api/product-api.js';
 import { API_KEY, adminKey } from '../../helpers/api/people-api.js';
-import { newEndpoint, startReceiver, verified, type Received } from '../../helpers/api/webhook-receiver.js';
+import { newEndpoint, startReceiver, verified, type Received, type Receiver } from '../../helpers/api/webhook-receiver.js';
 import { waitFor, waitForAnswer } from '../../helpers/wait-for.js';
 
 const postgres = postgresForFile();
 
-test.serial('kill -9 of the writer with deliveries pending: the new writer delivers every one, with the same webhook-ids', async (t) => {
+/**
+ * A writer and a follower of the shop on a database of their own, and a receiver that answers 503
+ * for now; a retry a second, so that a sender still running would keep asking for what falls due.
+ */
+async function failingEndpointCluster(t: ExecutionContext): Promise<{ writerInstance: Instance; writer: RunningService; follower: RunningService; receiver: Receiver }> {
   const database = await postgres.database();
   const env = { DATABASE_URL: database.url, LEASE_SECONDS: '2', MARKETPLACE: '1', API_KEYS: `ops=${API_KEY}`, WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1' };
   const writerInstance = startClusterInstance(t, env);
@@ -25,6 +30,11 @@ test.serial('kill -9 of the writer with deliveries pending: the new writer deliv
   const follower = await serving(startClusterInstance(t, env));
   const receiver = await startReceiver(t);
   receiver.answer = () => ({ status: 503 });
+  return { writerInstance, writer, follower, receiver };
+}
+
+test.serial('kill -9 of the writer with deliveries pending: the new writer delivers every one, with the same webhook-ids', async (t) => {
+  const { writerInstance, writer, follower, receiver } = await failingEndpointCluster(t);
 
   const { id: endpointId, secret } = await newEndpoint(follower, receiver.url, ['product.created']);
   t.like(dataOf(await call(writer, 'GET', `/webhooks/${endpointId}`, undefined, adminKey)), { id: endpointId }, 'made through the follower, on the writer');
@@ -73,14 +83,7 @@ async function attemptsBy(url: string): Promise<number> {
 }
 
 test.serial('a writer that steps down stops its webhook sender, and the follower promoted starts its own: the retries of a failing endpoint go on from the new writer only', async (t) => {
-  const database = await postgres.database();
-  // A retry a second: both senders, were the old one still running, would keep asking for what falls due.
-  const env = { DATABASE_URL: database.url, LEASE_SECONDS: '2', MARKETPLACE: '1', API_KEYS: `ops=${API_KEY}`, WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1' };
-  const writerInstance = startClusterInstance(t, env);
-  const writer = await serving(writerInstance);
-  const follower = await serving(startClusterInstance(t, env));
-  const receiver = await startReceiver(t);
-  receiver.answer = () => ({ status: 503 });
+  const { writerInstance, writer, follower, receiver } = await failingEndpointCluster(t);
   const { id: endpointId, secret } = await newEndpoint(writer, receiver.url, ['product.created']);
   const made = await call(writer, 'POST', '/products', { json: { name: 'Across a step-down', description: 'Its delivery fails until the end', price: 2, stock: null } }, adminKey);
   t.is(made.status, 201);
