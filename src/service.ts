@@ -11,11 +11,10 @@ import { createApp } from './app.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { closeGracefully, createServer, listen } from './http/server.js';
 import { startOrderClock } from './orders/order-clock.js';
-import { createOrderEvents } from './order-events/order-events.js';
+import { createOrderEvents, type OrderEvents } from './order-events/order-events.js';
 import type { CardProcessor } from './payments/card-processor.js';
 import type { StoreNotice } from '../workers/store-protocol.js';
 import type { RecoverySummary } from '../workers/store-start-protocol.js';
-import type { PackedOrderChanges } from '../workers/orders/order-events-protocol.js';
 import { createWebhookSender, type WebhookResolver } from './webhooks/webhooks.js';
 import type { WebhookSender } from './webhooks/webhook-sender.js';
 
@@ -116,7 +115,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   channel.listen((notice) => {
     metrics?.journal?.(notice);
     storage?.noticed(notice);
-    if (cluster !== undefined) clusterNotice(log, cluster, notice, orderEvents?.publish, webhooks?.sender);
+    if (cluster !== undefined) clusterNotice(log, cluster, notice, orderEvents, webhooks?.sender);
     if (notice.notice === 'snapshot') log.info('journal: snapshot written', { seq: notice.seq, bytes: notice.bytes });
     if (notice.notice === 'indexes-built') log.info('search: the text index of q is built; until now q was answered by a scan', { milliseconds: notice.milliseconds });
     if (notice.notice === 'snapshot-failed') log.error('journal: a snapshot could not be made; the journal keeps growing until the next try', { reason: notice.reason });
@@ -189,14 +188,29 @@ function pollOnce(): Promise<void> {
 }
 
 /** DATABASE_URL: the worker's news of the cluster, for /health, /metrics, the log, this instance's order event streams and its webhook sender. */
-function clusterNotice(log: Logger, cluster: ClusterStatus, notice: StoreNotice, publish: ((changes: PackedOrderChanges) => void) | undefined, sender: WebhookSender | undefined): void {
+function clusterNotice(log: Logger, cluster: ClusterStatus, notice: StoreNotice, orderEvents: OrderEvents | undefined, sender: WebhookSender | undefined): void {
   cluster.noticed(notice);
   if (notice.notice === 'promoted') {
     log.info('this instance took the writer lease over: it is the writer now', { term: notice.term, seq: notice.seq });
     // The deliveries the old writer left pending (and those it had out) are this one's to send now.
     sender?.start();
-  }
-  else if (notice.notice === 'order-changes') publish?.(notice.changes);
+  } else if (notice.notice === 'stepped-down') {
+    log.warn('this writer found its lease taken by another instance (it was paused or cut off past it): it follows from now on; what it had not appended is refused (503, nothing applied)', {
+      reason: notice.reason,
+      appendedSeq: notice.seq,
+      undone: notice.undone,
+    });
+    // The new writer sends the webhooks now; what this one had taken and not settled goes again from there once its lease runs out.
+    void sender?.stop();
+  } else if (notice.notice === 'writer-stalled') {
+    log.error('the store thread has not turned for a while (hung, not busy): its lease is let run out so that another instance takes over', { seconds: notice.seconds });
+  } else if (notice.notice === 'reloaded') {
+    const reload = { fromSeq: notice.fromSeq, seq: notice.seq, snapshotSeq: notice.snapshotSeq, replayed: notice.replayed, milliseconds: notice.milliseconds };
+    if (notice.why === 'behind') log.warn('this follower was left behind by the snapshots (rows it needed were dropped): it reloaded from the newest snapshot', reload);
+    else log.info('the writer that stepped down threw away what it had not appended: it reloaded from the newest snapshot', reload);
+    // The changes the reload went past reached no stream here: every stream resumes from the store.
+    orderEvents?.resumeAll();
+  } else if (notice.notice === 'order-changes') orderEvents?.publish(notice.changes);
   // A secret or a version that differs between instances: every write through this one fails until it is fixed.
   else if (notice.notice === 'forward-refused') log.error('the writer refused a forwarded write: CLUSTER_SECRET or the version differs between instances', { status: notice.status });
   else if (notice.notice === 'forward-lost') log.warn('a write sent on to the writer got no answer: it may have been applied (503 WRITER_LOST)', { reason: notice.reason });

@@ -152,6 +152,8 @@ export interface ChangesAnswer {
 export interface DurableAnswer {
   readonly packed: PackedResults;
   readonly journaled: readonly number[];
+  /** DATABASE_URL's writer: plain reads held as well, released sooner by a `reads-released` notice (group-commit.ts). */
+  readonly visible?: readonly number[];
   readonly durableAt: number;
   readonly changes?: StoreChanges;
 }
@@ -208,6 +210,29 @@ export type StoreNotice =
   | { readonly notice: 'forward-lost'; readonly reason: string }
   /** DATABASE_URL: this follower took the writer's lease with `term` and is the writer from now on, with the journal applied up to `seq`. */
   | { readonly notice: 'promoted'; readonly term: number; readonly seq: number }
+  /**
+   * DATABASE_URL: this writer found its lease taken by another instance (`reason`: it was paused or cut off past it) and
+   * follows from now on, in place. The journal holds its commands up to `seq`; the `undone` ones after it were never
+   * appended and are thrown away, so every answer held for a command after `seq` is refused (WRITER_UNAVAILABLE:
+   * nothing was applied), with the orders' changes held with it.
+   */
+  | { readonly notice: 'stepped-down'; readonly seq: number; readonly undone: number; readonly reason: string }
+  /**
+   * DATABASE_URL: the store was reloaded in place from the newest snapshot (`snapshotSeq`) and the `replayed` commands
+   * of the journal after it, in `milliseconds`, and holds the journal up to `seq` now: a writer that stepped down with
+   * commands beyond the journal, or a follower at `fromSeq` that the snapshots left behind (rows it needed were dropped).
+   */
+  | { readonly notice: 'reloaded'; readonly why: 'stepped-down' | 'behind'; readonly fromSeq: number; readonly seq: number; readonly snapshotSeq: number | undefined; readonly replayed: number; readonly milliseconds: number }
+  /**
+   * DATABASE_URL, the writer: PostgreSQL does not answer its flush. The reads held up to `seq` only so that they show
+   * nothing a step-down could take back may be answered now: reads go on from memory while PostgreSQL is away.
+   */
+  | { readonly notice: 'reads-released'; readonly seq: number }
+  /**
+   * DATABASE_URL, the writer: its store thread has not turned for `seconds` (hung, not busy): its lease keeper
+   * stops renewing, so that the lease runs out and another instance takes over.
+   */
+  | { readonly notice: 'writer-stalled'; readonly seconds: number }
   /** DATABASE_URL: PostgreSQL stopped answering this instance (`reason`, the driver's words): writes are refused, reads go on. */
   | { readonly notice: 'database-unreachable'; readonly reason: string }
   /** DATABASE_URL: PostgreSQL answers again, after `afterSeconds` away. */

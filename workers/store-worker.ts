@@ -8,7 +8,8 @@
  * every batch goes through the group commit (workers/journal/); with
  * DATABASE_URL the same, on the journal in PostgreSQL, once this instance
  * holds the writer's lease; as a follower, it reads from its copy and sends
- * writes on to the writer (workers/journal/postgres/). The orders'
+ * writes on to the writer (workers/journal/postgres/), and it moves between
+ * the two in place (cluster-member.ts). The orders'
  * changes a batch made travel with its answer (the order event streams).
  */
 import { workerData } from 'node:worker_threads';
@@ -62,9 +63,9 @@ function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAn
       return changes === undefined ? packed : { packed, changes };
     }
     const text = (posted as Partial<PostedBatch> | undefined)?.commands;
-    const { results, journaled, durableAt, changes } = journal.runBatch(commandsOf(posted), typeof text === 'string' ? text : undefined);
+    const { results, journaled, durableAt, changes, visible } = journal.runBatch(commandsOf(posted), typeof text === 'string' ? text : undefined);
     const packed = pack(results);
-    if (durableAt !== undefined) return changes === undefined ? { packed, journaled, durableAt } : { packed, journaled, durableAt, changes };
+    if (durableAt !== undefined) return { packed, journaled, durableAt, ...(changes === undefined ? {} : { changes }), ...(visible === undefined ? {} : { visible }) };
     return changes === undefined ? packed : { packed, changes };
   } catch (error) {
     // Only a batch the worker cannot read throws here (each command's own failure is its result).
@@ -118,14 +119,16 @@ async function answerShared(posted: unknown, shared: SharedJournal): Promise<Sto
 }
 
 async function startSharedJournal(port: MessagePort, database: StoreDatabase): Promise<{ shared: SharedJournal; started: StoreStarted }> {
-  const notify = (notice: StoreNotice): void => port.postMessage(notice);
+  const notify = (notice: StoreNotice): void => {
+    port.postMessage(notice);
+    // Reloaded from a snapshot (a writer that stepped down, a follower left behind): the text index of q is built again, a slice a turn.
+    if (notice.notice === 'reloaded') buildPendingIndexes(port);
+  };
   // Loaded only with DATABASE_URL: node-postgres's modules are half the cost of starting a store thread that never uses them.
   const { openPostgresJournal } = await import('./journal/postgres/open-postgres-journal.js');
   const shared = await openPostgresJournal(store, database, {
     flushed: (seq, commands, bytes, seconds) => notify({ notice: 'flushed', seq, commands, bytes, seconds }),
     failed: (error) => notify({ notice: 'journal-failed', reason: error.message }),
-    // Another instance writes now: this one must acknowledge nothing more (the service stops; a restart makes it a follower).
-    leaseLost: (error) => notify({ notice: 'journal-failed', reason: error.message }),
     notice: notify,
   });
   return { shared, started: { started: true, recovery: shared.summary, claimKey: shared.claimKey, cluster: shared.cluster } };

@@ -30,7 +30,8 @@ export function readClusterOptions(argv: readonly string[]): ClusterOptions {
       '--lag-rate': { fallback: 1000, min: 1, unit: 'N' },
       '--capacity-rate': { fallback: 3000, min: 1, unit: 'N' },
       '--kills': { fallback: 10, min: 1, unit: 'N' },
-      '--lease': { fallback: 2, min: 1, unit: 'S' },
+      // The service takes LEASE_SECONDS from 2 (load-config.ts): a shorter lease made every member refuse to start, after the capacity and lag windows had run.
+      '--lease': { fallback: 2, min: 2, unit: 'S' },
     },
     ['--unpinned', '--control', '--write'],
   );

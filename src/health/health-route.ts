@@ -14,6 +14,8 @@ const CLUSTER_HEALTH = record({
   appliedSeq: { type: 'integer', minimum: 0 },
   lag: record({ commands: { type: 'integer', minimum: 0 }, seconds: { type: 'number', minimum: 0 } }),
   database: { enum: ['reachable', 'unreachable'] },
+  stepDowns: { type: 'integer', minimum: 0 },
+  reloads: { type: 'integer', minimum: 0 },
 });
 
 const STORAGE_HEALTH = record({ status: { const: 'ok' }, storage: { enum: ['ok', 'full'] } });
@@ -30,8 +32,9 @@ export interface HealthSources {
  * GET /health: answered by the front alone and never protected; without a
  * journal, exactly the contract's `{"status":"ok"}`. With DATABASE_URL it
  * also says whether this instance writes or follows, the journal sequence it
- * has applied, how far behind the writer it is, and whether PostgreSQL
- * answers it; with DATA_DIR, whether its disk is full. Still 200 while
+ * has applied, how far behind the writer it is, whether PostgreSQL answers
+ * it, and how often it stepped down (a writer that found its lease taken)
+ * and reloaded from the newest snapshot; with DATA_DIR, whether its disk is full. Still 200 while
  * PostgreSQL is away or the disk is full: the instance serves reads then,
  * and a balancer that took it out would lose them.
  */
@@ -41,13 +44,14 @@ export function healthRoutes({ cluster, storage }: HealthSources = {}) {
       routesOf<never>()({
         method: 'GET',
         path: '/health',
-        summary: 'Liveness, and this instance among those on one DATABASE_URL: its role, the journal sequence applied, the lag behind the writer, whether PostgreSQL answers',
+        summary:
+          'Liveness, and this instance among those on one DATABASE_URL: its role, the journal sequence applied, the lag behind the writer, whether PostgreSQL answers, and how often it stepped down from writer to follower and reloaded from the newest snapshot',
         protection: 'open',
         doc: { answers: { 200: jsonAnswer(CLUSTER_HEALTH) } },
         action: {
           handle: () => {
-            const { role, appliedSeq, lag, database } = cluster.view();
-            return jsonReply(200, JSON.stringify({ status: 'ok', role, appliedSeq, lag, database }));
+            const { role, appliedSeq, lag, database, stepDowns, reloads } = cluster.view();
+            return jsonReply(200, JSON.stringify({ status: 'ok', role, appliedSeq, lag, database, stepDowns, reloads }));
           },
         },
       }),

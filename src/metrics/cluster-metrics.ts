@@ -4,7 +4,8 @@ import type { ClusterStatus } from '../store/cluster-status.js';
 /**
  * The cluster's side of /metrics (DATABASE_URL): this instance's role, the
  * journal sequence it applied and its lag behind the writer, whether
- * PostgreSQL answers it, the writes it forwarded and the takeovers it made. Read from ClusterStatus at scrape
+ * PostgreSQL answers it, the writes it forwarded, the takeovers it made, its
+ * step-downs and its reloads from a snapshot. Read from ClusterStatus at scrape
  * time, so counting costs the request path nothing.
  */
 export function clusterMetrics(registry: Registry, cluster: ClusterStatus): void {
@@ -59,6 +60,21 @@ export function clusterMetrics(registry: Registry, cluster: ClusterStatus): void
       forwardedPublished = forwardedCommands;
     },
   });
+  const counted = (name: string, help: string, read: () => number): void => {
+    let published = 0;
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const now = read();
+        this.inc(now - published);
+        published = now;
+      },
+    });
+  };
+  counted('catalogue_cluster_step_downs_total', 'Times this instance, the writer, found its lease taken by another and became a follower in place', () => cluster.view().stepDowns);
+  counted('catalogue_cluster_reloads_total', 'Times this instance reloaded its store from the newest snapshot (after a step-down, or left behind by the snapshots)', () => cluster.view().reloads);
   let failoversPublished = 0;
   new Counter({
     name: 'catalogue_cluster_failovers_total',

@@ -77,6 +77,17 @@ export class OrderEventHub {
    */
   drain(retryMs: () => number): void {
     this.#draining = true;
+    this.endAll(retryMs);
+  }
+
+  /**
+   * Every stream open now ends with a `retry:` of `retryMs()`, those still
+   * reading from the store as soon as they open; new ones are taken. Its
+   * client comes back with Last-Event-ID and is sent what it missed from the
+   * store (DATABASE_URL: this instance reloaded its store from a snapshot,
+   * and published none of the changes in between).
+   */
+  endAll(retryMs: () => number): void {
     for (const listeners of [...this.#byOrder.values()]) for (const subscriber of [...listeners]) subscriber.drain(retryMs());
     for (const subscriber of [...this.#all]) subscriber.drain(retryMs());
   }

@@ -25,6 +25,13 @@ export interface OrderEvents {
   readonly publish: (changes: PackedOrderChanges) => void;
   /** The service stops: every stream ends with a last `retry:`. */
   drain(): void;
+  /**
+   * DATABASE_URL: this instance reloaded its store from a snapshot (a writer
+   * that stepped down, a follower left behind), and the changes in between
+   * reached no stream: every stream ends with a short `retry:`, and its
+   * client resumes with Last-Event-ID, missing nothing.
+   */
+  resumeAll(): void;
   readonly stats: EventStreamStats;
 }
 
@@ -37,6 +44,7 @@ export function createOrderEvents(parts: { readonly store: StoreClient; readonly
     routes: orderEventRoutes(streams),
     publish: hub.publish,
     drain: () => streams.drain(),
+    resumeAll: () => streams.resumeAll(),
     stats: {
       get orderStreams() {
         return hub.orderStreams;

@@ -13,6 +13,8 @@ import { StreamCaps } from './stream-caps.js';
 export const RECONNECT_MS = 3000;
 /** When the service stops, clients come back within this spread (ms), to another instance. */
 const DRAIN_RETRY_MS = { least: 500, spread: 2500 };
+/** After a reload from a snapshot (DATABASE_URL), clients come back to this instance within this spread (ms). */
+const RESUME_RETRY_MS = { least: 0, spread: 1000 };
 /**
  * A bound on one `status` event's bytes: about 200, and a tracking number of
  * 100 characters escaped at worst 6 bytes each.
@@ -41,6 +43,8 @@ export interface OrderStreams {
   all(after: number | null): Promise<Reply>;
   /** The service stops: every stream ends with a last `retry:` (spread), and any asked for from now on ends at once. */
   drain(): void;
+  /** Every stream ends with a short `retry:`, to resume from the store (OrderEventHub.endAll); new ones are taken. */
+  resumeAll(): void;
   readonly refused: RefusalCounts;
 }
 
@@ -96,6 +100,7 @@ export function orderStreams({ store, log, hub, limits }: OrderStreamParts): Ord
     order: (userId, orderId, customerId, after) => open(orderId, customerId, { kind: 'orders.events', userId, orderId, after }, after),
     all: (after) => open(undefined, undefined, { kind: 'orders.changes', after, limit: resumeLimit }, after),
     drain: () => hub.drain(drainRetryMs),
+    resumeAll: () => hub.endAll(() => RESUME_RETRY_MS.least + Math.random() * RESUME_RETRY_MS.spread),
     refused,
   };
 }

@@ -12,6 +12,10 @@ export interface ClusterView {
   readonly forwardedCommands: number;
   /** Times this instance took the writer's lease over from another writer. */
   readonly failovers: number;
+  /** Times this instance, the writer, found its lease taken (it was paused or cut off past it) and became a follower in place. */
+  readonly stepDowns: number;
+  /** Times this instance reloaded its store from the newest snapshot: after a step-down, or left behind by the snapshots. */
+  readonly reloads: number;
   /** Whether PostgreSQL answers this instance: while it does not, writes are refused (503) and reads go on. */
   readonly database: 'reachable' | 'unreachable';
 }
@@ -29,6 +33,8 @@ export class ClusterStatus {
   #behindSince: number | undefined;
   #forwarded = 0;
   #failovers = 0;
+  #stepDowns = 0;
+  #reloads = 0;
   #databaseReachable = true;
 
   constructor(start: ClusterStart, recovery: RecoverySummary | undefined) {
@@ -63,6 +69,15 @@ export class ClusterStatus {
         this.#headSeq = notice.seq;
         this.#behindSince = undefined;
         return;
+      case 'stepped-down':
+        this.#role = 'follower';
+        this.#stepDowns++;
+        return;
+      case 'reloaded':
+        this.#reloads++;
+        this.#appliedSeq = notice.seq;
+        this.#headSeq = Math.max(this.#headSeq, notice.seq);
+        return;
       case 'database-unreachable':
         this.#databaseReachable = false;
         return;
@@ -83,6 +98,8 @@ export class ClusterStatus {
       lag: { commands, seconds },
       forwardedCommands: this.#forwarded,
       failovers: this.#failovers,
+      stepDowns: this.#stepDowns,
+      reloads: this.#reloads,
       database: this.#databaseReachable ? 'reachable' : 'unreachable',
     };
   }

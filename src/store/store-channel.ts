@@ -23,7 +23,12 @@ import {
  */
 export interface BatchAnswer {
   readonly results: StoreResult[];
-  readonly durable?: { readonly journaled: readonly number[]; readonly flushed: Promise<void> };
+  readonly durable?: {
+    readonly journaled: readonly number[];
+    readonly flushed: Promise<void>;
+    /** DATABASE_URL's writer: plain reads held until `released` (their flush, or PostgreSQL away: reads go on from memory then). */
+    readonly visible?: { readonly indexes: readonly number[]; readonly released: Promise<void> };
+  };
   readonly changes?: StoreChanges;
   /** A forwarded batch (DATABASE_URL): the journal sequence after it, on the writer. */
   readonly seq?: number;
@@ -33,14 +38,15 @@ export interface BatchAnswer {
 
 /**
  * A held answer refused because its command was undone (DATA_DIR's disk had
- * no room for the flush that carried it, or for one before it): nothing of
- * it was applied, and it is answered as `code` says.
+ * no room for the flush that carried it, or for one before it; DATABASE_URL,
+ * the writer lost its lease before it was appended, and stepped down):
+ * nothing of it was applied, and it is answered as `code` says.
  */
 export class FlushRefused extends Error {
   override readonly name = 'FlushRefused';
-  readonly code: 'STORAGE_FULL';
+  readonly code: 'STORAGE_FULL' | 'WRITER_UNAVAILABLE';
 
-  constructor(code: 'STORAGE_FULL', message: string) {
+  constructor(code: 'STORAGE_FULL' | 'WRITER_UNAVAILABLE', message: string) {
     super(message);
     this.code = code;
   }
@@ -110,6 +116,8 @@ export class StoreChannel implements StoreRunner {
   readonly #port: MessagePort;
   #pending: Pending[] = [];
   #awaitingFlush: AwaitingFlush[] = [];
+  /** Reads held for visibility only (DurableAnswer.visible): released by their flush or by a `reads-released` notice. */
+  #awaitingVisible: AwaitingFlush[] = [];
   #journalFailed: Error | undefined;
   #closed: Error | undefined;
   #onNotice: NoticeListener | undefined;
@@ -172,7 +180,7 @@ export class StoreChannel implements StoreRunner {
       return;
     }
     const pending = this.#pending.shift();
-    if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
+    if (this.#idle()) this.#port.unref();
     if (pending === undefined) return;
     if (Array.isArray(message)) pending.resolve({ results: unpack(message) });
     else if ('notWriter' in message) pending.resolve({ results: [], notWriter: true });
@@ -181,44 +189,64 @@ export class StoreChannel implements StoreRunner {
       const answer: BatchAnswer = { results: unpack(message.packed), seq: message.seq, ...(durable === undefined ? {} : { durable }), ...(message.changes === undefined ? {} : { changes: message.changes }) };
       pending.resolve(answer);
     } else if ('durableAt' in message) {
-      const durable = { journaled: message.journaled, flushed: this.#whenFlushed(message.durableAt) };
+      const visible = message.visible === undefined ? undefined : { indexes: message.visible, released: this.#whenFlushed(message.durableAt, this.#awaitingVisible) };
+      const durable = { journaled: message.journaled, flushed: this.#whenFlushed(message.durableAt), ...(visible === undefined ? {} : { visible }) };
       pending.resolve(message.changes === undefined ? { results: unpack(message.packed), durable } : { results: unpack(message.packed), durable, changes: message.changes });
     } else if ('packed' in message) pending.resolve({ results: unpack(message.packed), changes: message.changes });
     else pending.reject(new Error(message.unreadable));
   };
 
-  #whenFlushed(seq: number): Promise<void> {
+  #whenFlushed(seq: number, queue: AwaitingFlush[] = this.#awaitingFlush): Promise<void> {
     const failed = this.#journalFailed ?? this.#closed;
     if (failed !== undefined) return Promise.reject(failed);
     return new Promise((resolve, reject) => {
       this.#port.ref();
-      this.#awaitingFlush.push({ seq, resolve, reject });
+      queue.push({ seq, resolve, reject });
     });
   }
 
+  /** Resolves what waits in `queue` up to `seq` (ascending along it). */
+  static #release(queue: AwaitingFlush[], seq: number): void {
+    let done = 0;
+    while (done < queue.length && (queue[done] as AwaitingFlush).seq <= seq) (queue[done++] as AwaitingFlush).resolve();
+    queue.splice(0, done);
+  }
+
+  #idle(): boolean {
+    return this.#pending.length === 0 && this.#awaitingFlush.length === 0 && this.#awaitingVisible.length === 0;
+  }
+
   #noticed(notice: StoreNotice): void {
-    if (notice.notice === 'flushed') {
-      let done = 0;
-      while (done < this.#awaitingFlush.length && (this.#awaitingFlush[done] as AwaitingFlush).seq <= notice.seq) (this.#awaitingFlush[done++] as AwaitingFlush).resolve();
-      this.#awaitingFlush.splice(0, done);
-      if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
+    if (notice.notice === 'flushed' || notice.notice === 'reads-released') {
+      if (notice.notice === 'flushed') StoreChannel.#release(this.#awaitingFlush, notice.seq);
+      StoreChannel.#release(this.#awaitingVisible, notice.seq);
+      if (this.#idle()) this.#port.unref();
     } else if (notice.notice === 'journal-failed') {
       this.#journalFailed = new Error(`the journal cannot be written: ${notice.reason}`);
       this.#failFlushes(this.#journalFailed);
     } else if (notice.notice === 'storage-full') {
-      // Everything after notice.seq was undone: those answers, and the changes held with them, never go out.
-      const refused = new FlushRefused('STORAGE_FULL', `the disk had no room: commands after ${notice.seq} were undone`);
-      const kept = this.#awaitingFlush.filter((awaiting) => awaiting.seq <= notice.seq);
-      for (const { seq, reject } of this.#awaitingFlush) if (seq > notice.seq) reject(refused);
-      this.#awaitingFlush = kept;
-      if (this.#pending.length === 0 && this.#awaitingFlush.length === 0) this.#port.unref();
+      this.#refuseAfter(notice.seq, new FlushRefused('STORAGE_FULL', `the disk had no room: commands after ${notice.seq} were undone`));
+    } else if (notice.notice === 'stepped-down') {
+      this.#refuseAfter(notice.seq, new FlushRefused('WRITER_UNAVAILABLE', `the writer lost its lease: commands after ${notice.seq} were never appended`));
     }
     this.#onNotice?.(notice);
   }
 
+  /** Everything after `durableSeq` was undone: those answers, and the changes held with them, never go out. */
+  #refuseAfter(durableSeq: number, refused: FlushRefused): void {
+    const refuse = (queue: AwaitingFlush[]): AwaitingFlush[] => {
+      for (const { seq, reject } of queue) if (seq > durableSeq) reject(refused);
+      return queue.filter((awaiting) => awaiting.seq <= durableSeq);
+    };
+    this.#awaitingFlush = refuse(this.#awaitingFlush);
+    this.#awaitingVisible = refuse(this.#awaitingVisible);
+    if (this.#idle()) this.#port.unref();
+  }
+
   #failFlushes(error: Error): void {
-    const awaiting = this.#awaitingFlush;
+    const awaiting = [...this.#awaitingFlush, ...this.#awaitingVisible];
     this.#awaitingFlush = [];
+    this.#awaitingVisible = [];
     for (const { reject } of awaiting) reject(error);
   }
 

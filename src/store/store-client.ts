@@ -135,7 +135,11 @@ export class BatchingStoreClient implements StoreClient {
       const held = durable.journaled.map((index) => [{ command: commands[index] as StoreCommand, resolve: (reply: StoreReply) => (replies[index] = reply as StoreResult) }, results[index] as StoreResult] as const);
       this.#afterFlush(durable.flushed, held, changes);
       // Settled after #afterFlush's own reactions to the same promise: the replies are in by then.
-      return durable.flushed.then(() => done({ kind: 'ran', results: replies, seq }), failed);
+      // Never appended (this writer lost its lease and stepped down): nothing ran, and the follower asks the lease who writes now.
+      return durable.flushed.then(
+        () => done({ kind: 'ran', results: replies, seq }),
+        (error: unknown) => (error instanceof FlushRefused && error.code === 'WRITER_UNAVAILABLE' ? done({ kind: 'not-writer' }) : failed(error)),
+      );
     }, failed);
   }
 
@@ -160,11 +164,13 @@ export class BatchingStoreClient implements StoreClient {
         const answer = (index: number): StoreReply => results[index] ?? { kind: 'failed', reason: 'store answered too few results' };
         if (changes !== undefined && durable === undefined) this.#onChanges?.(changes);
         // A journaled command's answer waits for its flush; the next batch need not (group commit).
-        const held = durable === undefined ? NONE_HELD : new Set(durable.journaled);
+        const held = durable === undefined ? NONE_HELD : new Set([...durable.journaled, ...(durable.visible?.indexes ?? [])]);
         for (let index = 0; index < batch.length; index++) {
           if (!held.has(index)) (batch[index] as Waiting).resolve(answer(index));
         }
-        if (durable !== undefined) this.#afterFlush(durable.flushed, durable.journaled.map((index) => [batch[index] as Waiting, answer(index)] as const), changes);
+        const heldOf = (indexes: readonly number[]) => indexes.map((index) => [batch[index] as Waiting, answer(index)] as const);
+        if (durable !== undefined) this.#afterFlush(durable.flushed, heldOf(durable.journaled), changes);
+        if (durable?.visible !== undefined) this.#afterFlush(durable.visible.released, heldOf(durable.visible.indexes), undefined);
         this.#afterBatch();
       },
       (error: unknown) => {

@@ -24,6 +24,11 @@ export interface Lane {
 export class EndpointLanes {
   readonly #lanes = new Map<number, Lane>();
 
+  /** Forgets every lane (the sender stopped: what they held stays leased in the store and falls due again there). */
+  clear(): void {
+    this.#lanes.clear();
+  }
+
   lane(endpointId: number): Lane {
     let lane = this.#lanes.get(endpointId);
     if (lane === undefined) {

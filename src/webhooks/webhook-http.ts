@@ -183,23 +183,31 @@ export class WebhookHttp {
     });
   }
 
-  /** Ends every connection; attempts under way fail. */
+  /**
+   * Ends every connection; attempts under way fail. The next attempt makes a
+   * new agent (a cluster's writer that stepped down and was promoted again).
+   */
   async close(): Promise<void> {
-    await (await this.#loading)?.destroy();
+    const loading = this.#loading;
+    this.#loading = undefined;
+    this.#agent = undefined;
+    await (await loading)?.destroy();
   }
 
   #load(): Promise<Agent> {
-    this.#loading ??= import('undici').then(({ Agent }) => {
+    const loading = (this.#loading ??= import('undici').then(({ Agent }) => {
       const { timeoutMs, connections, allowPrivate, resolve = systemResolver } = this.#options;
-      this.#agent = new Agent({
+      const agent = new Agent({
         connections,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         connect: { timeout: timeoutMs, lookup: checkingLookup(resolve, allowPrivate) },
       });
-      return this.#agent;
-    });
-    return this.#loading;
+      // Closed while it loaded: close() destroys it, and the next attempt loads another.
+      if (this.#loading === loading) this.#agent = agent;
+      return agent;
+    }));
+    return loading;
   }
 
   #target(url: string): { readonly origin: string; readonly path: string; readonly refused: string | undefined } {

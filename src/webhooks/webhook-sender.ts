@@ -5,35 +5,12 @@ import type { WebhookSettings } from '../config/webhook-settings.js';
 import type { Logger } from '../log/logger.js';
 import type { StoreClient } from '../store/store-client.js';
 import { DroppedDeliveries } from './dropped-deliveries.js';
+import { ENDPOINTS, READY_PER_SLOT, RETRY_MS, SAFETY_POLL_MS, SETTLE_MAX, TICK_MS } from './sender-pace.js';
 import { COOL_DOWN_MS, EndpointLanes, type Lane } from './endpoint-lanes.js';
 import type { WebhookHttp } from './webhook-http.js';
 import { JITTER, outcomeOf } from './webhook-outcomes.js';
 import type { DeliverySigner } from './webhook-signature.js';
 import type { WebhookStats } from './webhook-stats.js';
-
-/** While anything is due later, the store is asked at least this often, whatever the timer expects. */
-const SAFETY_POLL_MS = 5000;
-/**
- * The sender talks to the store at most once per TICK_MS (a read and a
- * settle of everything gathered meanwhile, in one batch): each batch is a
- * hop to the store thread and back, which costs the front more than an
- * attempt's own work, so under load a tick carries many deliveries' news.
- * It adds at most this much to a delivery's way to its receiver.
- */
-const TICK_MS = 5;
-/** After a read or a settle the store could not take (busy, PostgreSQL away), the next try. */
-const RETRY_MS = 250;
-/** Outcomes per `webhooks.settle`: a journal record stays small. */
-const SETTLE_MAX = 500;
-/** Every endpoint's share in one read (100 endpoints at most). */
-const ENDPOINTS = 100;
-/**
- * Deliveries an endpoint may have taken from the store per concurrency slot:
- * ready the moment a slot frees, and enough to cover a read's round trip
- * under load (a few milliseconds to a hundred) at thousands a second. The
- * lanes ask for more at half of it.
- */
-const READY_PER_SLOT = 32;
 
 export interface WebhookSenderParts {
   readonly store: StoreClient;
@@ -119,15 +96,25 @@ export class WebhookSender {
     if (endpointsChanged === true || deliveries?.some(room) === true) this.#want();
   }
 
-  /** Stops asking; attempts under way are cut (their deliveries stay pending and go again after a restart); outcomes in hand are settled. */
+  /**
+   * Stops asking; attempts under way are cut (their deliveries stay pending
+   * and go again after a restart, or from the next writer); outcomes in hand
+   * are settled. A cluster's writer that steps down stops its sender, and
+   * starts it again if it is promoted once more.
+   */
   async stop(): Promise<void> {
     if (!this.#running) return;
     this.#running = false;
     clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
     await this.#parts.http.close();
     await Promise.all(this.#attempts);
     await this.#settling;
     if (this.#outcomes.length > 0 || this.#defers.length > 0) await this.#settleNow();
+    // What the lanes held untried stays leased in the store, and falls due again there.
+    this.#lanes.clear();
+    this.#released = [];
   }
 
   #want(): void {

@@ -20,77 +20,20 @@
  * answers, and writes are refused until a probe finds room again
  * (docs/durability.md, "Disk full").
  */
-import type { StoreBatch, StoreChanges, StoreCommand, StoreResult } from '../store-protocol.js';
+import type { StoreBatch, StoreCommand, StoreResult } from '../store-protocol.js';
 import { STORE_PROTOCOL_VERSION } from '../store-protocol.js';
 import type { StoreDispatch } from '../store-dispatch.js';
 import { isRecorded, journalRuleOf } from './journal-rules.js';
 import { batchEntry, flushPayload } from './journal-entries.js';
 import { FlushGathering } from './flush-gathering.js';
 import { JournalFull, JournalUnreachable } from './journal-errors.js';
-
-export { JournalFull, JournalUnreachable } from './journal-errors.js';
+import type { DurableBatch, FlushObserver, GroupCommitOptions, JournalAppender } from './group-commit-ports.js';
 
 const RETRY_MS = 250;
 /** The longest a flush waits for the rest of a group (flush-gathering.ts): a timer's least. */
 const GATHER_MS = 1;
 const JOURNAL_UNAVAILABLE: StoreResult = { kind: 'unavailable', code: 'JOURNAL_UNAVAILABLE' };
 const STORAGE_FULL: StoreResult = { kind: 'unavailable', code: 'STORAGE_FULL' };
-
-/** Where the flushes go: a segment file under DATA_DIR today; the port a shared journal plugs into. */
-export interface JournalAppender {
-  /** Appends one flush, commands `firstSeq` to `lastSeq`; resolves with its bytes once durable. */
-  append(payload: string, firstSeq: number, lastSeq: number): Promise<number>;
-  /** After a JournalFull: resolves once there is room for about `bytes` again; rejects with JournalFull while there is not. */
-  probeRoom?(bytes: number): Promise<void>;
-}
-
-export interface DurableBatch {
-  readonly results: StoreResult[];
-  /**
-   * Indexes of the answers that wait for `durableAt`: the batch's journaled
-   * commands, held reads, and keyed repeats answered from memory (a repeat
-   * must not acknowledge more than the first, which may still be on its way).
-   */
-  readonly journaled: readonly number[];
-  /** The sequence of the last command journaled by this batch or before it, when it is not yet on disk; undefined when nothing waits. */
-  readonly durableAt: number | undefined;
-  /** What the batch's writes made (the orders' changes, webhook deliveries): it goes out when its answers do. */
-  readonly changes?: StoreChanges;
-}
-
-export interface FlushObserver {
-  /** Every command up to `seq` is on disk. */
-  flushed(seq: number, commands: number, bytes: number, seconds: number): void;
-  /** A flush failed: what the store holds is no longer what the disk holds. */
-  failed(error: Error): void;
-  /**
-   * A flush was refused for lack of room: the `undone` commands after
-   * `durableSeq` were dropped and the store reloaded to `durableSeq`, which
-   * took `reloadMs`; writes are refused until roomAgain.
-   */
-  full?(durableSeq: number, undone: number, reloadMs: number, reason: string): void;
-  /** A probe found room again after `seconds` full: writes are taken. */
-  roomAgain?(seconds: number): void;
-}
-
-export interface GroupCommitOptions {
-  /**
-   * Reloads the store to its state after command `durableSeq` (store-reload.ts),
-   * throwing away what it ran beyond. Without it a JournalFull is a failure
-   * like any other.
-   */
-  readonly rollBack?: (durableSeq: number) => void;
-  /** Between two tries of an unreachable journal's flush, or two probes for room. */
-  readonly retryMs?: number;
-  /**
-   * Called each time a flush's append ends, however it ended (on disk,
-   * refused, failed, to be tried again), before the observer hears of it:
-   * what waits for the flush in flight (answer-hold.ts) goes out first.
-   */
-  readonly appendEnded?: () => void;
-  /** The longest wait for more commands before a flush smaller than the last (flush-gathering.ts); 0 never waits. */
-  readonly gatherMs?: number;
-}
 
 export class GroupCommit {
   readonly #dispatch: StoreDispatch;
@@ -100,6 +43,7 @@ export class GroupCommit {
   readonly #retryMs: number;
   readonly #appendEnded: () => void;
   readonly #gathering: FlushGathering;
+  readonly #holdReads: boolean;
   #lastSeq: number;
   /** The last command known to be on disk. */
   #durableSeq: number;
@@ -128,6 +72,7 @@ export class GroupCommit {
     this.#retryMs = options.retryMs ?? RETRY_MS;
     this.#appendEnded = options.appendEnded ?? (() => undefined);
     this.#gathering = new FlushGathering(options.gatherMs ?? GATHER_MS);
+    this.#holdReads = options.holdReads === true;
   }
 
   get lastSeq(): number {
@@ -137,6 +82,11 @@ export class GroupCommit {
   /** A flush's append is on its way (not waiting to be tried again): it will end, and `appendEnded` be called. */
   get appending(): boolean {
     return this.#appending;
+  }
+
+  /** The last command known to be on disk. */
+  get durableSeq(): number {
+    return this.#durableSeq;
   }
 
   /** Resolves once everything recorded is on disk, or the journal failed (DATABASE_URL: a clean stop's last append, before the lease goes). */
@@ -165,6 +115,8 @@ export class GroupCommit {
     const results: StoreResult[] = [];
     const held: number[] = [];
     const recorded: StoreCommand[] = [];
+    const visible: number[] = [];
+    const holdReads = this.#holdReads && this.#refusal === undefined;
     for (let index = 0; index < commands.length; index++) {
       const command = commands[index] as StoreCommand;
       const rule = journalRuleOf(dispatch.parts, command);
@@ -180,7 +132,7 @@ export class GroupCommit {
       } else if (rule === 'held-read' || result.kind === 'replayed') {
         // A replayed answer came from memory: nothing to record; but it waits like a read of what it repeats.
         held.push(index);
-      }
+      } else if (holdReads) visible.push(index);
     }
     const changes = dispatch.takeChanges();
     if (recorded.length > 0) {
@@ -190,8 +142,8 @@ export class GroupCommit {
       this.#flushSoon();
     }
     // Writes, held reads and changes wait for the last write recorded, unless it is on disk already.
-    const waits = this.#lastSeq > this.#durableSeq && (held.length > 0 || changes !== undefined);
-    const answer = { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined };
+    const waits = this.#lastSeq > this.#durableSeq && (held.length > 0 || visible.length > 0 || changes !== undefined);
+    const answer = { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined, ...(waits && visible.length > 0 ? { visible } : {}) };
     return changes === undefined ? answer : { ...answer, changes };
   }
 
@@ -230,6 +182,7 @@ export class GroupCommit {
         this.#appending = false;
         this.#appendEnded();
         if (error instanceof JournalUnreachable) {
+          if (this.#refusal === undefined) this.#observer.unreachable?.(this.#lastSeq);
           this.#refusal = JOURNAL_UNAVAILABLE;
           setTimeout(() => this.#append(payload, firstSeq, lastSeq, startedAt), this.#retryMs);
           return;

@@ -1,8 +1,8 @@
-/** How an append fails in a way the group commit (group-commit.ts) handles: the rest is a failure of the journal. */
+/** How a journal append can fail, as the group commit (group-commit.ts) tells the failures apart. */
 
 /**
  * An append that failed for a reason that passes (DATABASE_URL: PostgreSQL
- * away). The group commit (group-commit.ts) tries the same flush again every RETRY_MS, and
+ * away). The group commit tries the same flush again every RETRY_MS, and
  * refuses every write meanwhile (JOURNAL_UNAVAILABLE, nothing applied), so
  * the store does not run ahead of its journal for the length of an outage.
  * Any other failure of an append is final.

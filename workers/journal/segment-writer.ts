@@ -20,7 +20,7 @@ import { closeSync, constants, fdatasync, fstatSync, fsync, fsyncSync, ftruncate
 import { promisify } from 'node:util';
 import { encodeFrame } from './journal-frame.js';
 import { SEGMENT_BYTES, journalDir, segmentFile } from './data-dir-layout.js';
-import { JournalFull } from './group-commit.js';
+import { JournalFull } from './journal-errors.js';
 import { isOutOfSpace } from './out-of-space.js';
 import { probeRoom } from './space-probe.js';
 import { SegmentRoom } from './segment-room.js';

@@ -12,7 +12,7 @@
  */
 import { close, fsync, open, rm, write } from 'node:fs';
 import { promisify } from 'node:util';
-import { JournalFull } from './group-commit.js';
+import { JournalFull } from './journal-errors.js';
 import { spaceProbeFile } from './data-dir-layout.js';
 import { isOutOfSpace } from './out-of-space.js';
 

@@ -6,10 +6,10 @@
  * is thrown away. The dispatch stays the same object, so the group commit,
  * the worker and the front keep using it; only its parts are new.
  *
- * Used when the disk refuses a flush (group-commit.ts, JournalFull); meant as
- * well for a PostgreSQL writer that steps down with commands applied beyond
- * the journal, and for a follower whose rows a snapshot dropped: the history
- * is a port, read from segment files (segmentHistory, open-journal.ts) or
+ * Used when the disk refuses a flush (group-commit.ts, JournalFull), by a
+ * PostgreSQL writer that steps down with commands applied beyond the
+ * journal, and by a follower whose rows a snapshot dropped
+ * (postgres/postgres-reload.ts): the history is a port, read from segment files (segmentHistory, open-journal.ts) or
  * from anything that can say its newest snapshot and the batches after it.
  * A source that reads asynchronously (PostgreSQL) reads first, then hands
  * the batches it read to memoryHistory, so that the reload itself runs in

@@ -14,7 +14,7 @@ import type { RunningService } from '../../helpers/service/service.js';
 import { catalogueCrashWorkload } from '../../helpers/faults/catalogue-crash-workload.js';
 import { WriteCounter } from '../../helpers/faults/crash-rounds.js';
 import { seededRandom } from '../../helpers/seeded-random.js';
-import { waitFor } from '../../helpers/wait-for.js';
+import { waitFor, waitForAnswer } from '../../helpers/wait-for.js';
 import { writersSwitch } from '../../helpers/faults/cluster-writes.js';
 import { holdLock, untilWaitingOnLock } from '../../helpers/faults/postgres-locks.js';
 
@@ -102,7 +102,7 @@ test('kill -9 the writer under 4 writers, a flush on its way: the follower takes
   await failover(t, await postgres.database(), 17);
 });
 
-test('a writer paused past its lease (SIGSTOP) is replaced; woken (SIGCONT), it appends nothing, answers no write and stops', async (t) => {
+test('a writer paused past its lease (SIGSTOP) is replaced; woken (SIGCONT), it appends nothing, refuses the write it ran as not applied, throws it away and follows in place', async (t) => {
   const database = await postgres.database();
   const env = clusterEnv(database, { STRICT: '1' });
   const old = startClusterInstance(t, env);
@@ -117,25 +117,32 @@ test('a writer paused past its lease (SIGSTOP) is replaced; woken (SIGCONT), it 
   // keeps it out. A row lock would not do: an UPDATE whose WHERE no longer matches does not wait.
   const [{ last } = { last: '0' }] = await database.query<{ last: string }>('SELECT max(last_seq) AS last FROM catalogue_journal');
   const leaseTable = await holdLock(t, database, 'LOCK TABLE catalogue_lease IN EXCLUSIVE MODE');
-  const stale: { answer?: number | string } = {};
+  const stale: { answer?: number | string; body?: string; retryAfter?: string | null } = {};
   const answered = call(oldService, 'POST', '/products', { json: { name: 'stale', description: 'from the old writer', price: 1 } }).then(
-    (response) => (stale.answer = response.status),
+    (response) => Object.assign(stale, { answer: response.status, body: response.text, retryAfter: response.headers.get('retry-after') }),
     (error: unknown) => (stale.answer = String(error)),
   );
   old.child.kill('SIGCONT');
   await untilWaitingOnLock(database, 'INSERT INTO catalogue_journal', () => stale.answer !== undefined);
   await leaseTable.release();
   await answered;
-  t.false(typeof stale.answer === 'number' && stale.answer < 300, `the old writer acknowledges nothing (${String(stale.answer)})`);
-  const exit = await old.exited;
-  t.is(exit.code, 1, `the old writer stops: ${old.output().slice(-600)}`);
-  t.regex(old.output(), /lease/);
-  t.deepEqual(await database.query('SELECT first_seq, term FROM catalogue_journal WHERE first_seq > $1', [last]), [], 'the old writer, woken, appended nothing');
+  t.is(stale.answer, 503, `the old writer acknowledges nothing: ${String(stale.body)}`);
+  t.regex(stale.body ?? '', /No writer instance took the write .*nothing was applied/, 'WRITER_UNAVAILABLE: a retry is safe');
+  t.is(stale.retryAfter, '2');
+  const health = await waitForAnswer('the old writer to have reloaded', () => healthOf(oldService.url), (now) => now.reloads === 1);
+  t.is(old.child.exitCode, null, 'it stays up');
+  t.like(health, { role: 'follower', stepDowns: 1, reloads: 1 }, 'it stepped down and threw its stale write away by a reload');
+  t.regex(old.output(), /"msg":"this writer found its lease taken by another instance/);
+  t.regex(old.output(), /"msg":"the writer that stepped down threw away what it had not appended: it reloaded from the newest snapshot"/);
+  t.deepEqual(await database.query('SELECT first_seq, term FROM catalogue_journal WHERE first_seq > $1 AND term = (SELECT min(term) FROM catalogue_journal)', [last]), [], 'the old writer, woken, appended nothing');
   const afterTakeover = await created(successor, 'after the takeover');
   t.false((await listProducts(successor)).some((product) => product.name === 'stale'), 'its write is nowhere');
   const terms = await database.query<{ term: string; first_seq: string }>('SELECT term, first_seq FROM catalogue_journal ORDER BY first_seq');
   const firstOfNew = terms.findIndex((row) => row.term !== terms[0]?.term);
   t.true(firstOfNew > 0, 'the new writer appended');
   t.deepEqual(terms.slice(firstOfNew).filter((row) => row.term === terms[0]?.term), [], 'nothing of the old term after the takeover');
-  t.is(await created(successor, 'later'), afterTakeover + 1);
+  // The old writer follows: it reads what the new one wrote, and forwards its writes there.
+  const throughOld = await created(oldService, 'through the old writer');
+  t.is(throughOld, afterTakeover + 1, 'ids go on');
+  t.deepEqual(await listProducts(oldService), await listProducts(successor), 'the old writer shows what the journal holds, its stale write not among it');
 });

@@ -21,7 +21,7 @@ import { DatabaseLink, Reachability } from '../../../workers/journal/postgres/da
 import { PostgresAppender } from '../../../workers/journal/postgres/postgres-journal.js';
 import { migrate } from '../../../workers/journal/postgres/postgres-schema.js';
 import { LeaseLost } from '../../../workers/journal/postgres/writer-lease.js';
-import { JournalUnreachable } from '../../../workers/journal/group-commit.js';
+import { JournalUnreachable } from '../../../workers/journal/journal-errors.js';
 import type { StoreNotice } from '../../../workers/store-protocol.js';
 
 const LEASE_SECONDS = 2;

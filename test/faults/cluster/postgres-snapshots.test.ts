@@ -4,15 +4,22 @@
  * newest only, and drops the journal rows the one before covered; an
  * instance that joins (or a restart) begins from the newest snapshot and
  * replays only the rows after it. A follower paused while two snapshots go
- * by finds the rows it needed dropped, and stops with a line that says so.
+ * by finds the rows it needed dropped, and reloads the newest snapshot in
+ * place (issue 29); its order event streams resume from the store, missing
+ * none of the changes the reload went past.
  */
 import test from 'ava';
-import { serving, startClusterInstance } from '../../helpers/faults/postgres-cluster.js';
+import { healthOf, serving, startClusterInstance } from '../../helpers/faults/postgres-cluster.js';
 import { postgresForFile, type Postgres } from '../../helpers/faults/postgres-server.js';
 import { call, listProducts } from '../../helpers/api/product-api.js';
+import { holdLock, untilWaitingOnLock } from '../../helpers/faults/postgres-locks.js';
 import type { RunningService } from '../../helpers/service/service.js';
 import { converged, created, secretsIn } from '../../helpers/faults/cluster-writes.js';
 import { recoveryLineOf, SMALL_SNAPSHOT_BYTES } from '../../helpers/faults/snapshot-files.js';
+import { waitForAnswer } from '../../helpers/wait-for.js';
+import { SHOP_ENV, adminKey, newCustomer } from '../../helpers/api/people-api.js';
+import { newAddress, placeOrder } from '../../helpers/api/order-api.js';
+import { openEvents, type StreamEvent } from '../../helpers/api/event-stream-client.js';
 
 const postgres = postgresForFile();
 
@@ -34,16 +41,21 @@ async function createdLarge(service: RunningService, name: string): Promise<void
   if (response.status !== 201) throw new Error(`POST /products answered ${response.status}: ${response.text}`);
 }
 
-/** Writes products through `service`, one after the other, until `ready` holds of the tables (at most 100 writes). */
-async function writeUntil(database: Postgres, service: RunningService, prefix: string, ready: (now: Awaited<ReturnType<typeof tables>>) => boolean): Promise<Awaited<ReturnType<typeof tables>>> {
+type Tables = Awaited<ReturnType<typeof tables>>;
+
+/** Makes `write(name)` one after the other until `ready` holds of the tables (at most 100 writes). */
+async function untilTables(database: Postgres, write: (name: string) => Promise<void>, prefix: string, ready: (now: Tables) => boolean): Promise<Tables> {
   for (let index = 0; index < 100; index++) {
-    await createdLarge(service, `${prefix} ${index}`);
+    await write(`${prefix} ${index}`);
     // The compactor answers in the background: look after each write.
     const now = await tables(database);
     if (ready(now)) return now;
   }
   throw new Error(`100 writes and still ${JSON.stringify(await tables(database))}`);
 }
+
+/** Writes products of a kilobyte through `service` until `ready` holds of the tables. */
+const writeUntil = (database: Postgres, service: RunningService, prefix: string, ready: (now: Tables) => boolean): Promise<Tables> => untilTables(database, (name) => createdLarge(service, name), prefix, ready);
 
 test('the writer snapshots into PostgreSQL and drops what the older snapshot covered; an instance that joins, and a restart, begin from the newest snapshot', async (t) => {
   const database = await postgres.database();
@@ -71,19 +83,66 @@ test('the writer snapshots into PostgreSQL and drops what the older snapshot cov
   t.deepEqual(secretsIn([writer, joined, restarted], database), []);
 });
 
-test('a follower paused while two snapshots go by finds the rows it needed dropped: it stops (exit 1) with a line that says why, and a restart of it catches up from the snapshot', async (t) => {
+test('a follower paused while two snapshots go by finds the rows it needed dropped: it reloads the newest snapshot in place, without exiting, and comes back level with the writer', async (t) => {
   const database = await postgres.database();
   const writer = await serving(startClusterInstance(t, clusterEnv(database)));
-  const behind = startClusterInstance(t, clusterEnv(database));
-  await behind.ready;
+  const behind = await serving(startClusterInstance(t, clusterEnv(database)));
+  await created(behind, 'before the pause');
   behind.child.kill('SIGSTOP');
   const before = await writeUntil(database, writer, 'first', (now) => now.snapshots.length > 0);
   await writeUntil(database, writer, 'second', (now) => now.snapshots.length > 0 && now.snapshots[0] !== before.snapshots[0]);
+  const [{ seq: lastOfPause } = { seq: '0' }] = await database.query<{ seq: string }>('SELECT max(last_seq) AS seq FROM catalogue_journal');
+  // Its reload held up on the snapshot (as by a slow read of a large one): meanwhile it serves what it holds, and says how far behind that is.
+  const snapshots = await holdLock(t, database, 'LOCK TABLE catalogue_snapshots IN ACCESS EXCLUSIVE MODE');
   behind.child.kill('SIGCONT');
-  const exit = await behind.exited;
-  t.is(exit.code, 1, behind.output().slice(-800));
-  t.regex(behind.output(), /catalogue_journal jumps from command \d+ to \d+: rows are missing \(an instance more than a snapshot behind finds them dropped, and a restart loads the newest snapshot/);
-  const again = await serving(startClusterInstance(t, clusterEnv(database)));
-  const list = await converged([writer, again]);
-  t.true(list.some((product) => product.name === 'second 0'), 'the restarted follower shows what it had missed');
+  await untilWaitingOnLock(database, 'FROM catalogue_snapshots');
+  const meanwhile = await waitForAnswer('the follower to say it is behind', () => healthOf(behind.url), (now) => now.lag.commands > 0);
+  t.like(meanwhile, { role: 'follower', reloads: 0 });
+  const old = await listProducts(behind);
+  t.true(old.some((product) => product.name === 'before the pause') && !old.some((product) => product.name === 'second 0'), 'it serves its old state while the reload reads');
+  await snapshots.release();
+  // Writes go on while it catches up: it must come back level with them too.
+  const during = await Promise.all([0, 1, 2].map((index) => created(index === 1 ? behind : writer, `while it reloads ${index}`)));
+  const health = await waitForAnswer('the follower to have reloaded', () => healthOf(behind.url), (now) => now.reloads === 1 && now.lag.commands === 0);
+  t.like(health, { role: 'follower', reloads: 1, stepDowns: 0 });
+  t.true(health.appliedSeq > Number(lastOfPause), 'it applies what came after the reload');
+  t.is(behind.child.exitCode, null, 'it stays up');
+  t.regex(behind.stderr(), /"msg":"this follower was left behind by the snapshots \(rows it needed were dropped\): it reloaded from the newest snapshot"/);
+  const list = await converged([writer, behind]);
+  t.true(list.some((product) => product.name === 'second 0'), 'it shows what it had missed');
+  for (const id of during) t.true(list.some((product) => product.id === id), `id ${id}, written meanwhile, is there`);
+  t.deepEqual(secretsIn([writer, behind], database), []);
+});
+
+test('the order event streams of a follower that reloads from a snapshot end with a retry, and a client that resumes from its last id misses no change', async (t) => {
+  const database = await postgres.database();
+  const env = { ...clusterEnv(database), ...SHOP_ENV, JWT_SECRET: 'a-jwt-secret-shared-by-the-instances-0123' };
+  const writer = await serving(startClusterInstance(t, env));
+  const behind = await serving(startClusterInstance(t, env));
+  const ada = await newCustomer(writer, 'Ada');
+  const address = await newAddress(writer, ada);
+  await placeOrder(writer, ada, address, [[4, 1]]);
+  // From the first change, so that it has the first order whether it applied it before the stream opened or after.
+  const staff = await openEvents(behind, '/orders/events?lastEventId=0', adminKey);
+  await staff.until((client) => client.lastEventId() === '1', 'the first order on the follower');
+  behind.child.kill('SIGSTOP');
+  // Orders while it is paused, then products of a kilobyte until two snapshots have gone by.
+  for (let index = 0; index < 3; index++) await placeOrder(writer, ada, address, [[4, 1]]);
+  const large = async (name: string) => {
+    const response = await call(writer, 'POST', '/products', { json: { name, description: 'a long description '.repeat(50), price: 5, category: null, stock: null } }, adminKey);
+    if (response.status !== 201) throw new Error(`POST /products answered ${response.status}`);
+  };
+  const first = await untilTables(database, large, 'first', (now) => now.snapshots.length > 0);
+  await untilTables(database, large, 'second', (now) => now.snapshots.length > 0 && now.snapshots[0] !== first.snapshots[0]);
+  behind.child.kill('SIGCONT');
+  await staff.ended;
+  t.like(await healthOf(behind.url), { reloads: 1 }, 'it reloaded, and ended its streams');
+  const resumed = await openEvents(behind, '/orders/events', { ...adminKey, 'last-event-id': staff.lastEventId() });
+  const onWriter = await openEvents(writer, '/orders/events?lastEventId=0', adminKey);
+  await onWriter.until((client) => client.lastEventId() === '4', 'the four orders on the writer');
+  await resumed.until((client) => client.lastEventId() === '4', 'the four orders on the follower, resumed');
+  resumed.close();
+  onWriter.close();
+  const changes = (events: readonly StreamEvent[]) => events.filter((event) => event.event === 'status');
+  t.deepEqual([...changes(staff.events), ...changes(resumed.events)], changes(onWriter.events), 'every change once, with the ids and the words the writer gave them');
 });

@@ -61,6 +61,8 @@ export interface ClusterHealth {
   readonly appliedSeq: number;
   readonly lag: { readonly commands: number; readonly seconds: number };
   readonly database: 'reachable' | 'unreachable';
+  readonly stepDowns: number;
+  readonly reloads: number;
 }
 
 /** GET /health of a listening instance. */

@@ -7,7 +7,9 @@
 import test from 'ava';
 import { StoreDispatch } from '../../../workers/store-dispatch.js';
 import { STORE_PROTOCOL_VERSION, type StoreCommand } from '../../../workers/store-protocol.js';
-import { GroupCommit, type JournalAppender } from '../../../workers/journal/group-commit.js';
+import { GroupCommit } from '../../../workers/journal/group-commit.js';
+import type { JournalAppender } from '../../../workers/journal/group-commit-ports.js';
+import { JournalUnreachable } from '../../../workers/journal/journal-errors.js';
 import { parsePayload } from '../../../workers/journal/journal-entries.js';
 import { replay } from '../../../workers/journal/replay.js';
 
@@ -112,4 +114,24 @@ test('a batch of writes only is journaled as the JSON text it came in, which rep
   t.true(payloads[0]?.includes(text), 'the text as it came');
   t.deepEqual(written[0]?.commands, commands);
   t.deepEqual(written[1]?.commands, [create('Gamma')], 'a batch with a read in it: only its writes, each written again');
+});
+
+test('holdReads (a cluster writer): a read waits like a write while a flush is away, apart from the writes (visible); once the journal does not answer, the held reads are released and the next reads wait for nothing', async (t) => {
+  const dispatch = new StoreDispatch(OPTIONS);
+  const { appender, appends } = controlledAppender();
+  const released: number[] = [];
+  const commit = new GroupCommit(dispatch, appender, 0, { ...observed().observer, unreachable: (seq: number) => released.push(seq) }, { holdReads: true, retryMs: 1 });
+  t.like(commit.runBatch(batch({ kind: 'product.list' })), { durableAt: undefined }, 'nothing on its way: a read waits for nothing');
+  const mixed = commit.runBatch(batch(create('Alpha'), { kind: 'product.get', id: 11 }));
+  t.deepEqual(mixed.journaled, [0]);
+  t.deepEqual(mixed.visible, [1], 'the read waits too, apart');
+  t.is(mixed.durableAt, 1);
+  const alone = commit.runBatch(batch({ kind: 'product.get', id: 11 }));
+  t.like(alone, { journaled: [], visible: [0], durableAt: 1 }, 'a read after an unflushed write waits for it');
+  appends[0]?.fail(new JournalUnreachable('PostgreSQL is away'));
+  await Promise.resolve();
+  await Promise.resolve();
+  t.deepEqual(released, [1], 'the reads held up to 1 may go');
+  t.like(commit.runBatch(batch({ kind: 'product.get', id: 11 })), { durableAt: undefined }, 'while the flush is tried again, reads are answered at once');
+  t.like(commit.runBatch(batch(create('Beta'))).results[0], { kind: 'unavailable', code: 'JOURNAL_UNAVAILABLE' });
 });

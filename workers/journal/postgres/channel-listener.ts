@@ -36,6 +36,19 @@ export class ChannelListener {
     await this.#connect();
   }
 
+  /** The first connection, made again every RECONNECT_MS until PostgreSQL takes it (a writer that stepped down follows on whatever PostgreSQL's state). */
+  startOrRetry(): void {
+    this.#connect().then(
+      () => {
+        if (this.#stopped) void this.#client?.end().catch(() => undefined);
+      },
+      (error: unknown) => {
+        this.#parts.reachability.failed(error);
+        if (!this.#stopped) this.#scheduleRetry();
+      },
+    );
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#retrying);

@@ -64,12 +64,16 @@ export class Reachability {
   /** Says whether `error` was the connection's; the first of an outage is noticed. */
   failed(error: unknown): boolean {
     if (!isConnectionFailure(error)) return false;
-    if (this.#lostAt === undefined) {
-      this.#lostAt = performance.now();
-      // The driver's message, never the URL (it may hold the password).
-      this.#notify({ notice: 'database-unreachable', reason: error instanceof Error ? error.message : String(error) });
-    }
+    // The driver's message, never the URL (it may hold the password).
+    this.lost(error instanceof Error ? error.message : String(error));
     return true;
+  }
+
+  /** A connection failure another thread found (the lease keeper's), in the driver's words. */
+  lost(reason: string): void {
+    if (this.#lostAt !== undefined) return;
+    this.#lostAt = performance.now();
+    this.#notify({ notice: 'database-unreachable', reason });
   }
 }
 

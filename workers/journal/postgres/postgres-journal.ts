@@ -15,8 +15,8 @@
  * have committed before the link broke, so a retry that inserts nothing
  * looks for its row: there with this writer's term, it was this flush.
  */
-import type { JournalAppender } from '../group-commit.js';
-import { JournalUnreachable } from '../group-commit.js';
+import type { JournalAppender } from '../group-commit-ports.js';
+import { JournalUnreachable } from '../journal-errors.js';
 import { parsePayload, type JournalBatch } from '../journal-entries.js';
 import { JournalDamage } from '../journal-reader.js';
 import { isConnectionFailure, type DatabaseLink } from './database-link.js';
@@ -77,7 +77,7 @@ export async function* readPostgresJournal(link: DatabaseLink, afterSeq: number,
       const first = Number(row.first_seq);
       if (first !== last + 1) {
         throw new JournalDamage(
-          `catalogue_journal jumps from command ${last} to ${first}: rows are missing (an instance more than a snapshot behind finds them dropped, and a restart loads the newest snapshot; otherwise restore the database from a backup)`,
+          `catalogue_journal jumps from command ${last} to ${first}: rows are missing (an instance more than a snapshot behind finds them dropped, and reloads the newest snapshot; with no snapshot past them, restore the database from a backup)`,
         );
       }
       page.push(...parsePayload(row.payload));

@@ -8,8 +8,8 @@
  * A new snapshot replaces the older ones, and the journal rows that the
  * older one covered go with them: the rows between the two snapshots stay,
  * so that a follower up to one snapshot's worth of journal behind still
- * finds every row it needs. One further behind finds a gap, and stops
- * (journal-follower.ts): a restart loads the newest snapshot.
+ * finds every row it needs. One further behind finds a gap, and reloads
+ * the newest snapshot in place (journal-follower.ts, postgres-reload.ts).
  */
 import type pg from 'pg';
 import { deserialize, serialize } from 'node:v8';

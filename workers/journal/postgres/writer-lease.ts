@@ -11,12 +11,24 @@
  * the lease at once and says so on LEASE_CHANNEL, so that a follower takes
  * over without waiting for the expiry.
  *
+ * The renewal runs on a thread of its own (lease-keeper.ts), so that a
+ * store thread busy for seconds does not lose the lease for it; this thread
+ * beats a counter the keeper watches, so that a hung one does.
+ *
  * A writer that cannot reach PostgreSQL keeps trying to renew, for as long
  * as it takes: it cannot append meanwhile, so it acknowledges nothing, and
  * the renewal's term says, once PostgreSQL answers, whether it is still the
  * writer (no one took the lease, even if it expired) or not (LeaseLost).
  */
+import { Worker } from 'node:worker_threads';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { DatabaseLink } from './database-link.js';
+import type { LeaseKeeperData, LeaseKeeperNews, LeaseKeeperOrder } from './lease-keeper.js';
+
+/** Built beside the store worker: dist/lease-keeper.js (build/workers/journal/postgres/ in the tests). */
+const KEEPER = new URL('./lease-keeper.js', import.meta.url);
+/** How long a stop waits for the keeper's renewal under way (PostgreSQL slow or away): past it the keeper is ended where it is. */
+const KEEPER_STOP_MS = 1000;
 
 /** The lease is someone else's now: this instance must not append, nor acknowledge anything more. */
 export class LeaseLost extends Error {
@@ -35,16 +47,37 @@ export interface LeaseHolder {
   readonly expiresIn: number;
 }
 
+/** What the keeper's news means to the writer: the lease lost, PostgreSQL gone or back (the thread's Reachability). */
+export interface KeeperListener {
+  lost(error: LeaseLost): void;
+  unreachable(reason: string): void;
+  reachable(): void;
+  /** The store thread has not beaten for `seconds`: the keeper lets the lease run out. */
+  stalled(seconds: number): void;
+}
+
+export interface LeaseOptions {
+  /** DATABASE_URL, for the keeper's own connection. */
+  readonly databaseUrl: string;
+  readonly instance: string;
+  readonly seconds: number;
+  /** CLUSTER_URL, or null until the front says where it is bound. */
+  readonly url: string | null;
+}
+
 export class WriterLease {
   readonly #link: DatabaseLink;
+  readonly #databaseUrl: string;
   readonly #instance: string;
   readonly #seconds: number;
   #url: string | null;
   #term = 0;
-  #renewing: NodeJS.Timeout | undefined;
+  #keeper: Worker | undefined;
+  #beating: NodeJS.Timeout | undefined;
 
-  constructor(link: DatabaseLink, instance: string, seconds: number, url: string | null) {
+  constructor(link: DatabaseLink, { databaseUrl, instance, seconds, url }: LeaseOptions) {
     this.#link = link;
+    this.#databaseUrl = databaseUrl;
     this.#instance = instance;
     this.#seconds = seconds;
     this.#url = url;
@@ -88,35 +121,62 @@ export class WriterLease {
    */
   async advertise(url: string): Promise<void> {
     this.#url = url;
+    this.#keeper?.postMessage({ advertise: url } satisfies LeaseKeeperOrder);
     if (this.#term > 0) await this.#link.query('UPDATE catalogue_lease SET url = $1 WHERE id = 1 AND term = $2', [url, this.#term]);
   }
 
-  /** A clean stop, after the last append: the lease expires now, and the followers hear of it. */
+  /** A clean stop, after the last append: the keeper stopped (no renewal lands after this), the lease expires now, and the followers hear of it. */
   async release(): Promise<void> {
-    this.stop();
+    await this.stop();
     await this.#link.query("UPDATE catalogue_lease SET expires_at = now() - interval '1 second' WHERE id = 1 AND term = $1", [this.#term]);
     await this.#link.query(`NOTIFY ${LEASE_CHANNEL}`);
   }
 
-  /** Renews every third of the lease; `lost` is called once, when another instance has it. */
-  keep(lost: (error: LeaseLost) => void): void {
-    this.#renewing = setInterval(() => {
-      this.#link
-        // The URL too: an advertise() whose update PostgreSQL did not take is made good here.
-        .query('UPDATE catalogue_lease SET expires_at = now() + make_interval(secs => $1), url = $3 WHERE id = 1 AND term = $2', [this.#seconds, this.#term, this.#url])
-        .then((renewed) => {
-          if (renewed.rowCount === 1 || this.#renewing === undefined) return;
-          this.stop();
-          lost(new LeaseLost(`the writer's lease of term ${this.#term} was taken over by another instance`));
-        })
-        .catch(() => {
-          // PostgreSQL away: tried again at the next tick (the link has told the front).
-        });
-    }, (this.#seconds * 1000) / 3);
+  /** Renews every third of the lease, on the keeper's thread; `listener.lost` is called once, when another instance has it. */
+  keep(listener: KeeperListener): void {
+    const heartbeat = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+    const beats = new Int32Array(heartbeat);
+    const data: LeaseKeeperData = { url: this.#databaseUrl, instance: this.#instance, seconds: this.#seconds, term: this.#term, advertisedUrl: this.#url, heartbeat };
+    const keeper = new Worker(KEEPER, { workerData: data });
+    this.#keeper = keeper;
+    // The beat is this thread's sign of life: a timer that fires only when its event loop turns.
+    this.#beating = setInterval(() => Atomics.add(beats, 0, 1), (this.#seconds * 1000) / 3);
+    keeper.on('message', (news: LeaseKeeperNews) => {
+      if (this.#keeper !== keeper) return;
+      if ('lost' in news) {
+        void this.stop();
+        listener.lost(new LeaseLost(news.lost));
+      } else if ('unreachable' in news) listener.unreachable(news.unreachable);
+      else if ('reachable' in news) listener.reachable();
+      else if ('stalled' in news) listener.stalled(news.stalled);
+    });
+    // A keeper that dies renews no more: the lease runs out, and the appends' fence says the rest.
+    keeper.on('error', () => undefined);
   }
 
-  stop(): void {
-    clearInterval(this.#renewing);
-    this.#renewing = undefined;
+  /** Stops renewing; resolves once no renewal is under way any more. */
+  async stop(): Promise<void> {
+    clearInterval(this.#beating);
+    this.#beating = undefined;
+    const keeper = this.#keeper;
+    this.#keeper = undefined;
+    if (keeper === undefined) return;
+    const stopped = new Promise<void>((resolve) => {
+      keeper.on('message', (news: LeaseKeeperNews) => {
+        if ('stopped' in news) resolve();
+      });
+      keeper.once('exit', () => resolve());
+    });
+    keeper.postMessage({ stop: true } satisfies LeaseKeeperOrder);
+    const waited = new AbortController();
+    await Promise.race([stopped, delay(KEEPER_STOP_MS, undefined, { signal: waited.signal }).catch(() => undefined)]);
+    waited.abort();
+    await keeper.terminate();
+  }
+
+  /** Stops renewing and closes the lease's connection (a clean stop). */
+  async end(): Promise<void> {
+    await this.stop();
+    await this.#link.end();
   }
 }
