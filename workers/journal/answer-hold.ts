@@ -14,11 +14,13 @@
  * gathers everything that came during the flush into one batch.
  *
  * A batch with any answer the front may give out at once (a read, a
- * refusal before it ran) is posted at once, so a read is never held back by
- * a flush unless it reaches the front while a batch of writes is away; it
- * then waits for the rest of that flush (docs/durability.md, "What it
- * guarantees"). Answers leave in the order their batches came: anything
- * posted on the port first releases what is held.
+ * refusal before it ran) is posted at once, and the front sends a batch with
+ * a plain read even while batches of writes are away (src/store/store-client.ts,
+ * BatchingOptions.writesHeld), so a read never waits for a flush
+ * (docs/durability.md, "What it guarantees"). Answers leave in the order
+ * their batches came: an answer posted at once takes what is held along, in
+ * one message; the held answers' results still wait for the flush's notice
+ * on the front (their `durableAt`).
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { StoreBatchAnswer, StoreNotice } from '../store-protocol.js';
@@ -38,26 +40,26 @@ export class AnswerHold {
     this.#port = port;
   }
 
-  /** Posts the answer, or holds it when every result waits for the flush in flight (`appending`). */
+  /** Posts the answer after every held one, or holds it when every result waits for the flush in flight (`appending`). */
   post(answer: StoreBatchAnswer, appending: boolean): void {
     if (appending && waitsWhole(answer)) {
       this.#held.push(answer);
       return;
     }
-    this.release();
-    this.#port.postMessage(answer, answerTransfers(answer));
+    this.release(answer);
   }
 
-  /** Posts every held answer, in order, and then `notice`, in one message. */
-  release(notice?: StoreNotice): void {
+  /** Posts every held answer, in order, and then `last` (an answer, a notice), in one message. */
+  release(last?: StoreBatchAnswer | StoreNotice): void {
     const held = this.#held;
     if (held.length === 0) {
-      if (notice !== undefined) this.#port.postMessage(notice);
+      if (last !== undefined) this.#port.postMessage(last, 'notice' in last ? [] : answerTransfers(last));
       return;
     }
     this.#held = [];
     const transfers = held.flatMap(answerTransfers);
-    if (held.length === 1 && notice === undefined) this.#port.postMessage(held[0], transfers);
-    else this.#port.postMessage({ bundle: notice === undefined ? held : [...held, notice] }, transfers);
+    if (last !== undefined && !('notice' in last)) transfers.push(...answerTransfers(last));
+    if (held.length === 1 && last === undefined) this.#port.postMessage(held[0], transfers);
+    else this.#port.postMessage({ bundle: last === undefined ? held : [...held, last] }, transfers);
   }
 }
