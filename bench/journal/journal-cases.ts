@@ -68,11 +68,12 @@ export async function journalCounters(url: string): Promise<JournalCounters> {
   };
 }
 
-/** A window on `server` (settled after its warm-up), with the journal's counters read right before it and right after. */
-export async function measureWithJournal(server: RunningServer, plan: LoadPlan, settings: LoadSettings): Promise<{ measurement: Measurement; before: JournalCounters; after: JournalCounters }> {
+/** A window on `server` (settled after its warm-up), with the journal's counters read right before it and right after; `atStart` is called as it begins. */
+export async function measureWithJournal(server: RunningServer, plan: LoadPlan, settings: LoadSettings, atStart?: () => void): Promise<{ measurement: Measurement; before: JournalCounters; after: JournalCounters }> {
   let before: JournalCounters | undefined;
   const measurement = await measure(server.url, server.pid, server.headers, plan, { ...settings, settle: true }, async () => {
     before = await journalCounters(server.url);
+    atStart?.();
   });
   const after = await journalCounters(server.url);
   if (before === undefined) throw new Error('the journal counters were not read before the window');

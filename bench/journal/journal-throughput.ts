@@ -25,14 +25,16 @@
  * --postgres adds a third store: the same server as a lone writer on
  * DATABASE_URL (issue 17), a fresh database of an embedded PostgreSQL started
  * by this script (on the harness's core) for every window: its CPU per
- * request against the in-memory build's, and the commands a lone writer
+ * request against the in-memory build's, PostgreSQL's own CPU per request
+ * beside it (all its processes, /proc), and the commands a lone writer
  * appends a second at full speed.
  */
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLUSTER_SECRET, startBenchPostgres, type BenchPostgres } from '../harness/bench-postgres.js';
+import { startBenchPostgres, type BenchPostgres } from '../harness/bench-postgres.js';
+import { STORE_NAMES, storeEnv, type Variant } from './journal-stores.js';
 import { CASES as CLUSTER_CASES, PUT_CASE, measureWithJournal, median, type Case } from './journal-cases.js';
 import { measure, type LoadSettings } from '../harness/load.js';
 import type { Measurement } from '../harness/measurement.js';
@@ -90,26 +92,18 @@ function parseOptions(all: readonly string[]): Options {
   };
 }
 
-type Variant = 'memory' | 'journal' | 'journal-baseline' | 'postgres';
-const STORE_NAMES: Readonly<Record<Variant, string>> = { memory: 'in memory', journal: 'DATA_DIR', 'journal-baseline': 'DATA_DIR, baseline build', postgres: 'DATABASE_URL' };
-
-/** What a window of one variant needs beyond the base server's environment. */
-async function storeEnv(variant: Variant, postgres: BenchPostgres | undefined): Promise<{ env: Record<string, string>; cleanUp: () => void }> {
-  if (variant === 'memory') return { env: {}, cleanUp: () => undefined };
-  if (variant === 'journal' || variant === 'journal-baseline') {
-    const dataDir = mkdtempSync(join(tmpdir(), 'catalogue-journal-bench-'));
-    return { env: { DATA_DIR: dataDir }, cleanUp: () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  if (postgres === undefined) throw new Error('a postgres window needs the run\'s PostgreSQL');
-  // A lone writer: nobody forwards to it, but the settings want where it would be reached (the port is 0 here).
-  const env = { DATABASE_URL: await postgres.freshDatabase(), CLUSTER_URL: 'http://127.0.0.1:9', CLUSTER_SECRET };
-  return { env, cleanUp: () => undefined };
-}
-
 interface Window {
   readonly measurement: Measurement;
   /** Over the measured window; undefined in memory. */
-  readonly journal?: { readonly flushesPerSecond: number; readonly commandsPerFlush: number; readonly bytesPerFlush: number; readonly flushMs: number; readonly commandsPerSecond: number };
+  readonly journal?: {
+    readonly flushesPerSecond: number;
+    readonly commandsPerFlush: number;
+    readonly bytesPerFlush: number;
+    readonly flushMs: number;
+    readonly commandsPerSecond: number;
+    /** PostgreSQL's own CPU per request (DATABASE_URL; NaN otherwise), beside the server's. */
+    readonly postgresCpuMicros: number;
+  };
 }
 
 async function runWindow(testCase: Case, variant: Variant, run: Run, rate: number | undefined): Promise<Window> {
@@ -126,7 +120,10 @@ async function runWindow(testCase: Case, variant: Variant, run: Run, rate: numbe
     const settings = rate === undefined ? full : { ...full, rate };
     if (variant === 'memory') return { measurement: await measure(server.url, server.pid, server.headers, plan, settings) };
     // Read after the warm-up, once the server had settled: the window's own counts.
-    const { measurement, before, after } = await measureWithJournal(server, plan, settings);
+    const postgresCpu = variant === 'postgres' ? () => run.postgres?.cpuMicroseconds() ?? Number.NaN : () => Number.NaN;
+    let postgresBefore = Number.NaN;
+    const { measurement, before, after } = await measureWithJournal(server, plan, settings, () => (postgresBefore = postgresCpu()));
+    const postgresCpuMicros = (postgresCpu() - postgresBefore) / (measurement.requestsPerSecond * measurement.seconds);
     const flushes = after.flushes - before.flushes;
     return {
       measurement,
@@ -136,6 +133,7 @@ async function runWindow(testCase: Case, variant: Variant, run: Run, rate: numbe
         bytesPerFlush: (after.bytes - before.bytes) / flushes,
         flushMs: ((after.flushSeconds - before.flushSeconds) / flushes) * 1000,
         commandsPerSecond: (after.commands - before.commands) / measurement.seconds,
+        postgresCpuMicros,
       },
     };
   } finally {
@@ -214,7 +212,7 @@ function verdictsOf(run: Run, fullSpeed: ReadonlyMap<string, Window[]>, halfRate
     const atFull = cpuRatio(fullSpeed, testCase.id, 'journal');
     const perFlush = journalFigure(fullSpeed.get(`${testCase.id} journal`) ?? [], 'commandsPerFlush');
     const ceiling = journalFigure(fullSpeed.get(`${testCase.id} postgres`) ?? [], 'commandsPerSecond');
-    const ceilingLine = postgres === undefined ? [] : [`- ${testCase.id} on DATABASE_URL, full speed: the writer appended ${integer(ceiling)} commands a second (its ceiling at full speed on this machine; bench/cluster/cluster.ts measures it beside followers), ${ratio(cpuRatio(fullSpeed, testCase.id, 'postgres'))} the in-memory CPU per request.`];
+    const ceilingLine = postgres === undefined ? [] : [`- ${testCase.id} on DATABASE_URL, full speed: the writer appended ${integer(ceiling)} commands a second (its ceiling at full speed on this machine; bench/cluster/cluster.ts measures it beside followers), ${ratio(cpuRatio(fullSpeed, testCase.id, 'postgres'))} the in-memory CPU per request; PostgreSQL's own CPU beside it ${fixed(journalFigure(fullSpeed.get(`${testCase.id} postgres`) ?? [], 'postgresCpuMicros'), 1)} µs a request (its processes, from just before the window to just after; on the harness's core).`];
     // Round by round, this build against the baseline of the same round: a shared machine's rounds differ more than the builds do.
     const ours = fullSpeed.get(`${testCase.id} journal`) ?? [];
     const paired = (fullSpeed.get(`${testCase.id} journal-baseline`) ?? []).map((baseline, round) => (ours[round]?.measurement.cpuMicrosPerRequest ?? Number.NaN) / (baseline.measurement.cpuMicrosPerRequest ?? Number.NaN));
