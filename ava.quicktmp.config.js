@@ -1,1 +1,0 @@
-export default { files: ['build/quick/*.test.js'], workerThreads: false, timeout: '300s', concurrency: 4 };
