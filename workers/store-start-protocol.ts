@@ -31,6 +31,8 @@ export interface RecoverySummary {
   readonly replayed: number;
   readonly lastSeq: number;
   readonly milliseconds: number;
+  /** DATA_DIR: of `milliseconds`, those the replay took (the rest is mostly the snapshot's restore). */
+  readonly replayMs?: number;
   /** A torn tail cut off the newest segment (a crash mid-write): one warning line. */
   readonly cut: { readonly segment: string; readonly offset: number; readonly bytes: number; readonly reason: string } | undefined;
   /** Charges a crash left out, finished as failed (their keys released, their orders pending again). */

@@ -42,19 +42,20 @@ import type { WebhookStoreState } from './webhooks/webhook-store.js';
 /**
  * Bumped whenever any part's state changes shape or meaning: a store refuses
  * a state of another version rather than guess at it. Version 2 added the
- * refresh-token families, version 3 the marketplace's webhooks. An older
+ * refresh-token families, version 3 the marketplace's webhooks, version 4
+ * the catalog's sort orders (a restore need not sort them again). An older
  * state is read as holding none of what came after it (a DATA_DIR's
  * snapshot survives the upgrade).
  */
-export const STORE_STATE_VERSION = 3;
-type ReadableVersion = 1 | 2 | typeof STORE_STATE_VERSION;
-const READABLE_VERSIONS: readonly unknown[] = [1, 2, STORE_STATE_VERSION];
+export const STORE_STATE_VERSION = 4;
+type ReadableVersion = 1 | 2 | 3 | typeof STORE_STATE_VERSION;
+const READABLE_VERSIONS: readonly unknown[] = [1, 2, 3, STORE_STATE_VERSION];
 
 /** The settings that change what commands do: a state restores only into a store made with the same. */
 export type StoreStateSettings = Pick<StoreWorkerData, 'strict' | 'marketplace' | 'currency' | 'orderPaymentTtlSeconds'>;
 
 interface StateHeader {
-  /** A capture is of this version; a state read may be older: version 1 has no refreshTokens, versions 1 and 2 no webhooks. */
+  /** A capture is of this version; a state read may be older: version 1 has no refreshTokens, versions 1 and 2 no webhooks, versions 1 to 3 no catalog sort orders. */
   readonly version: ReadableVersion;
   readonly settings: StoreStateSettings;
 }
@@ -166,7 +167,7 @@ export function restoreStoreParts(options: StoreWorkerData, clock: StoreClock, s
     parts.keys.restoreState(checked.keys, parts.answerSources);
     parts.payments.restoreState(checked.payments);
     // Versions 1 and 2 were made before there were webhooks: the part stays empty.
-    if (checked.version === STORE_STATE_VERSION) parts.webhooks.restoreState(checked.webhooks);
+    if (checked.version >= 3) parts.webhooks.restoreState(checked.webhooks);
   }
   return parts;
 }

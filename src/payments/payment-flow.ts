@@ -17,6 +17,8 @@ import type { PaymentBody } from './payment-input.js';
 export const PROCESSOR_TIMEOUT_MS = 30_000;
 /** The longest wait between two tries of a finish the store's full queue refused. */
 const MAX_BUSY_BACKOFF_MS = 1_000;
+/** The longest wait between two tries of a finish still not taken after the request was answered. */
+const MAX_LATER_BACKOFF_MS = 5_000;
 
 export interface PaymentFlowParts {
   readonly store: StoreClient;
@@ -87,9 +89,28 @@ export function paymentFlow({ store, processor, log, now = () => new Date(), pro
     const noWriterUntil = performance.now() + processorTimeoutMs;
     for (let wait = 1; ; wait = Math.min(wait * 2, MAX_BUSY_BACKOFF_MS)) {
       const reply = await store.send(command);
-      const ranNowhere = reply.kind === 'unavailable' && reply.code !== 'WRITER_LOST';
-      if (reply.kind !== 'busy' && !(ranNowhere && performance.now() < noWriterUntil)) return reply;
+      if (reply.kind !== 'busy' && !(ranNowhere(reply) && performance.now() < noWriterUntil)) return reply;
       await delay(wait);
+    }
+  }
+
+  /**
+   * The request was answered 503, but the processor's answer is known: a
+   * charge that succeeded must not be left to the next start, which would
+   * release the order as if it had failed. So the finish goes on being sent,
+   * less often, until the store takes or refuses it (the disk has room again,
+   * PostgreSQL or a writer answers); meanwhile the key is in progress (409). A
+   * stop ends it with the process, and the next start releases the charge.
+   */
+  async function finishLater(command: StoreCommand, orderId: number): Promise<void> {
+    log.warn('payment: the charge is settled but its finish could not be recorded yet; it is sent again until it is', { orderId });
+    for (let wait = MAX_BUSY_BACKOFF_MS; ; wait = Math.min(wait * 2, MAX_LATER_BACKOFF_MS)) {
+      // Unref'd: a stop is not held back by it.
+      await delay(wait, undefined, { ref: false });
+      const reply = await store.send(command);
+      if (reply.kind === 'busy' || ranNowhere(reply)) continue;
+      log.info('payment: a finish sent again was recorded', { orderId, reply: reply.kind });
+      return;
     }
   }
 
@@ -99,6 +120,14 @@ export function paymentFlow({ store, processor, log, now = () => new Date(), pro
     if (begun.kind !== 'charging') return storeReplyToHttp(begun, 201, log);
     const result = await askProcessor(card, begun.charge, claim, orderId).catch(() => FAILED);
     log.debug('payment settled', { orderId, result: result.kind === 'declined' ? result.code : result.kind });
-    return storeReplyToHttp(await sendUntilTaken({ kind: 'payments.finish', userId, orderId, claim, result }), 201, log);
+    const finish: StoreCommand = { kind: 'payments.finish', userId, orderId, claim, result };
+    const finished = await sendUntilTaken(finish);
+    if (ranNowhere(finished)) void finishLater(finish, orderId);
+    return storeReplyToHttp(finished, 201, log);
   };
+}
+
+/** Refused before it ran, for a while (a full disk, PostgreSQL or the writer away): it may be sent again as it is. A lost writer's successor released the charge already. */
+function ranNowhere(reply: StoreReply): boolean {
+  return reply.kind === 'unavailable' && reply.code !== 'WRITER_LOST';
 }

@@ -13,12 +13,12 @@ export const JITTER = 0.1;
  * schedule is spent.
  */
 export function outcomeOf(send: WebhookSend, result: AttemptResult, scheduleMs: readonly number[], now: number, random: () => number): WebhookOutcome {
-  const { endpointId, eventId, step } = send;
+  const { endpointId, eventId, step, attempts } = send;
   const status = result.kind === 'answered' ? result.status : null;
-  if (status !== null && status >= 200 && status < 300) return [endpointId, eventId, 'delivered', status, null, null];
-  if (status === 410) return [endpointId, eventId, 'gone', status, 'the endpoint answered 410 Gone: it is disabled', null];
+  if (status !== null && status >= 200 && status < 300) return [endpointId, eventId, 'delivered', status, null, null, attempts];
+  if (status === 410) return [endpointId, eventId, 'gone', status, 'the endpoint answered 410 Gone: it is disabled', null, attempts];
   const error = result.kind === 'failed' ? result.error : status !== null && status >= 300 && status < 400 ? `a redirect (${status}) is not followed` : null;
   const delay = scheduleMs[step];
-  if (delay === undefined) return [endpointId, eventId, 'failed', status, error, null];
-  return [endpointId, eventId, 'retry', status, error, Math.round(now + delay * (1 + JITTER * random()))];
+  if (delay === undefined) return [endpointId, eventId, 'failed', status, error, null, attempts];
+  return [endpointId, eventId, 'retry', status, error, Math.round(now + delay * (1 + JITTER * random())), attempts];
 }

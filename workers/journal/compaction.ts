@@ -1,8 +1,8 @@
 /**
  * When to snapshot, on the store thread's side: once the journal written
- * since the newest snapshot passes SNAPSHOT_BYTES (or the snapshot's own
- * size, whichever is larger, so that writing snapshots costs at most about
- * as much disk traffic as the journal itself), the store rolls to a new
+ * since the newest snapshot passes the trigger's threshold (SNAPSHOT_BYTES
+ * or the snapshot's own size, lowered to about 2 s of replay:
+ * snapshot-trigger.ts), the store rolls to a new
  * segment between two flushes and hands the compactor thread (compactor.ts)
  * everything before it. When the snapshot is on disk, the segments and the
  * older snapshot it covers are deleted. The store thread never waits: it
@@ -17,6 +17,7 @@ import { segmentsBefore } from './journal-reader.js';
 import type { SegmentWriter } from './segment-writer.js';
 import { dropSnapshotsBefore } from './snapshot-file.js';
 import type { CompactorAnswer, CompactorData } from './compactor.js';
+import { SnapshotTrigger } from './snapshot-trigger.js';
 
 /** Built beside the store worker: dist/compactor.js (build/workers/journal/compactor.js in the tests). */
 const COMPACTOR = new URL('./compactor.js', import.meta.url);
@@ -26,15 +27,16 @@ export interface CompactionSizes {
   readonly afterBytes: number;
   /** The newest snapshot's size, 0 when there is none. */
   readonly snapshotBytes: number;
+  /** The recovery's replay, timed: the speed the trigger starts from. */
+  readonly replayed: { readonly bytes: number; readonly milliseconds: number };
 }
 
 export class Compaction {
   readonly #store: StoreWorkerData;
   readonly #dataDir: string;
   readonly #writer: SegmentWriter;
-  readonly #afterBytes: number;
   readonly #notify: (notice: StoreNotice) => void;
-  #snapshotBytes: number;
+  readonly #trigger: SnapshotTrigger;
   #running = false;
   /**
    * After a failed try, the journal must grow by another threshold before the
@@ -47,8 +49,8 @@ export class Compaction {
     this.#store = store;
     this.#dataDir = dataDir;
     this.#writer = writer;
-    this.#afterBytes = sizes.afterBytes;
-    this.#snapshotBytes = sizes.snapshotBytes;
+    this.#trigger = new SnapshotTrigger(sizes.afterBytes, sizes.snapshotBytes);
+    this.#trigger.replayTimed(sizes.replayed.bytes, sizes.replayed.milliseconds);
     this.#notify = notify;
   }
 
@@ -58,7 +60,7 @@ export class Compaction {
   }
 
   get #threshold(): number {
-    return Math.max(this.#afterBytes, this.#snapshotBytes);
+    return this.#trigger.thresholdBytes;
   }
 
   /** Between two flushes: `lastSeq` is on disk and nothing after it is being written. */
@@ -100,7 +102,8 @@ export class Compaction {
     for (const firstSeq of segmentsBefore(this.#dataDir, answer.seq + 1)) rmSync(segmentFile(this.#dataDir, firstSeq), { force: true });
     dropSnapshotsBefore(this.#dataDir, answer.seq);
     this.#writer.bytesSinceSnapshot -= covered;
-    this.#snapshotBytes = answer.bytes;
+    this.#trigger.snapshotTaken(answer.bytes);
+    this.#trigger.replayTimed(answer.replayBytes, answer.replayMs);
     this.#notBefore = 0;
     this.#notify({ notice: 'snapshot', seq: answer.seq, atMs: answer.atMs, bytes: answer.bytes });
   }

@@ -6,6 +6,7 @@
  * as the next snapshot. The store thread then deletes what the snapshot
  * covers. It costs a second copy of the data in memory while it runs.
  */
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { readStoreWorkerData } from '../store-start-protocol.js';
 import { StoreDispatch } from '../store-dispatch.js';
@@ -19,18 +20,21 @@ export interface CompactorData {
   readonly upToSeq: number;
 }
 
-export type CompactorAnswer = { readonly seq: number; readonly atMs: number; readonly bytes: number } | { readonly failed: string };
+/** `replayBytes` of journal replayed in `replayMs`: the speed the next snapshot's trigger reckons with (snapshot-trigger.ts). */
+export type CompactorAnswer = { readonly seq: number; readonly atMs: number; readonly bytes: number; readonly replayBytes: number; readonly replayMs: number } | { readonly failed: string };
 
 function compact({ store, dataDir, upToSeq }: CompactorData): CompactorAnswer {
   const dispatch = new StoreDispatch(readStoreWorkerData(store));
   const base = readNewestSnapshot(dataDir);
   if (base !== undefined) dispatch.restoreState(base.state);
   const read = readJournal(dataDir, base?.seq ?? 0, { cutTornTail: false, upToSeq });
+  const replayStarted = performance.now();
   replay(dispatch, read.batches);
+  const replayMs = performance.now() - replayStarted;
   if (read.lastSeq !== upToSeq) throw new Error(`the journal ends at command ${read.lastSeq}, not ${upToSeq} as the store said`);
   const atMs = Date.now();
   const bytes = writeSnapshot(dataDir, { seq: upToSeq, atMs, state: dispatch.captureState() });
-  return { seq: upToSeq, atMs, bytes };
+  return { seq: upToSeq, atMs, bytes, replayBytes: read.bytes, replayMs };
 }
 
 try {

@@ -85,9 +85,11 @@ export function openJournal(dispatch: StoreDispatch, dataDir: string, notify: (n
   checkStoreSettings(dataDir, dispatch.options);
   const snapshot = restoreNewestSnapshot(dispatch, dataDir);
   const read = readJournal(dataDir, snapshot?.seq ?? 0, { cutTornTail: true });
+  const replayStarted = performance.now();
   const replayed = replay(dispatch, read.batches);
+  const replayMs = performance.now() - replayStarted;
   const writer = new SegmentWriter(dataDir, read.newest?.firstSeq ?? read.lastSeq + 1, read.newest?.bytes ?? 0, read.bytes);
-  const compaction = new Compaction(dispatch.options, dataDir, writer, { afterBytes: dispatch.options.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES, snapshotBytes: snapshot?.bytes ?? 0 }, notify);
+  const compaction = new Compaction(dispatch.options, dataDir, writer, { afterBytes: dispatch.options.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES, snapshotBytes: snapshot?.bytes ?? 0, replayed: { bytes: read.bytes, milliseconds: replayMs } }, notify);
   const history = segmentHistory(dataDir);
   /** The last command of the charges recovery finished: if a full disk undoes them, they are finished again once it has room. */
   let chargesFinishedAt = 0;
@@ -127,6 +129,7 @@ export function openJournal(dispatch: StoreDispatch, dataDir: string, notify: (n
       replayed,
       lastSeq: read.lastSeq,
       milliseconds: Math.round(performance.now() - started),
+      replayMs: Math.round(replayMs),
       cut: read.cut,
       chargesReleased,
     },

@@ -1,7 +1,7 @@
 import { DEFAULT_BLOCK_LOAD, type SortedIdList } from './sorted-id-list.js';
 import { CategorySlots } from './category-slots.js';
 import { ABSENT, ProductColumns, UNCATEGORISED } from './product-columns.js';
-import { SORT_KEYS, ScopeLists, keyOrders, type SortKey } from './scope-lists.js';
+import { SORT_KEYS, STORED_SORT_KEYS, ScopeLists, keyOrders, type SortKey, type SortOrders, type StoredSortKey } from './scope-lists.js';
 import { SearchPlanner } from './search-planner.js';
 import type { SearchPage, SearchQuery } from './search-query.js';
 import { checkProduct, checkRating, isProductId, type RatingTotals, type SearchableProduct } from './searchable-product.js';
@@ -9,6 +9,14 @@ import { TextIndex } from './text-index.js';
 
 export type { SearchPage, SearchQuery, SearchSort } from './search-query.js';
 export type { RatingTotals, SearchableProduct } from './searchable-product.js';
+export type { SortOrders } from './scope-lists.js';
+
+export interface LoadOptions {
+  /** Leave the text index to buildText. */
+  readonly textLater?: boolean;
+  /** The orders a snapshot kept (sortOrders): taken, after a check of one comparison an id, instead of sorted again. */
+  readonly sortOrders?: SortOrders | undefined;
+}
 
 export interface ProductSearchIndexOptions {
   /** Ids per block of each sorted list (blocks hold up to twice this); small only in tests. */
@@ -112,9 +120,10 @@ export class ProductSearchIndex {
    * a setRating each would leave, built faster (a snapshot's restore loads a
    * million products here). Each key's order is sorted once, over all the
    * products; a category's lists take their products in that same order.
-   * With `textLater`, the text index is left to buildText.
+   * With `textLater`, the text index is left to buildText; with
+   * `sortOrders`, the keys' orders are taken instead of sorted.
    */
-  load(products: readonly SearchableProduct[], ratingAt: (at: number) => RatingTotals, options: { readonly textLater?: boolean } = {}): void {
+  load(products: readonly SearchableProduct[], ratingAt: (at: number) => RatingTotals, options: LoadOptions = {}): void {
     if (this.#size > 0) throw new Error('an index is loaded only when empty');
     if (options.textLater === true) this.#textBuiltBelow = 0;
     const columns = this.#columns;
@@ -138,7 +147,10 @@ export class ProductSearchIndex {
     const sorted = {} as Record<SortKey, Int32Array>;
     for (const key of SORT_KEYS) {
       const list = this.#all.list(key);
-      sorted[key] = ids.slice().sort((a, b) => list.compare(a, b));
+      const kept = key === 'id' ? undefined : options.sortOrders?.[key];
+      // A kept order's sequence is checked by loadSorted (one comparison an id); here, that it holds these products.
+      if (kept !== undefined && (kept.length !== ids.length || !kept.every((id) => columns.has(id)))) throw new RangeError(`a kept ${key} order that does not hold the products loaded`);
+      sorted[key] = kept ?? ids.slice().sort((a, b) => list.compare(a, b));
     }
     this.#all.loadSorted(sorted, [...soldOut.values()].reduce((total, count) => total + count, 0));
     // One pass a key hands each category its products, in that key's order.
@@ -154,6 +166,22 @@ export class ProductSearchIndex {
     }
     for (const { slot, sorted: ofSlot } of ofSlots) slot.lists.loadSorted(ofSlot, soldOut.get(slot.code) ?? 0);
     this.#size = products.length;
+  }
+
+  /** Every product's id in each stored key's order: what a snapshot keeps, so that its restore need not sort (load). */
+  sortOrders(): SortOrders {
+    const orders = {} as Record<StoredSortKey, Int32Array>;
+    for (const key of STORED_SORT_KEYS) {
+      const list = this.#all.list(key);
+      const ids = new Int32Array(list.length);
+      let at = 0;
+      list.scan(0, list.length, (id) => {
+        ids[at++] = id;
+        return true;
+      });
+      orders[key] = ids;
+    }
+    return orders;
   }
 
   /** Whether a load left texts to index (buildText). */

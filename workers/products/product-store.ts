@@ -138,6 +138,9 @@ export class ProductStore {
     if (page === undefined || page.products.length >= this.#pageSize) {
       page = { products: [], bytes: undefined };
       this.#pages.push(page);
+    } else if (page.products.length === 0) {
+      // The last page, emptied by deletions, is filled again: one empty page fewer.
+      this.#emptyPages--;
     }
     const product: StoredProduct = { id, json: productJson(id, fields), version: this.#nextVersion(), nextWithSameId: undefined, page };
     page.products.push(product);

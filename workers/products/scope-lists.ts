@@ -5,6 +5,11 @@ import type { ProductColumns } from './product-columns.js';
 /** The keys there is a sorted list for; `newest` reads the id list backwards. */
 export type SortKey = 'id' | 'price' | 'name' | 'rating';
 export const SORT_KEYS: readonly SortKey[] = ['id', 'price', 'name', 'rating'];
+/** The keys whose order a snapshot keeps: the id order is the products' own. */
+export type StoredSortKey = Exclude<SortKey, 'id'>;
+export const STORED_SORT_KEYS: readonly StoredSortKey[] = ['price', 'name', 'rating'];
+/** Every product's id, in each stored key's order (ProductSearchIndex.sortOrders). */
+export type SortOrders = Readonly<Record<StoredSortKey, Int32Array>>;
 
 /**
  * The order of each key, reading the columns by id. They read the arrays

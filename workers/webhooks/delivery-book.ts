@@ -150,12 +150,25 @@ export class DeliveryBook {
     return next;
   }
 
-  /** Applies an attempt's outcome to a pending delivery; false when it is not pending (or not known) any more. */
-  settle(eventId: number, result: 'delivered' | 'retry' | 'failed' | 'gone', statusCode: number | null, error: string | null, retryAt: number | null, atMs: number): boolean {
-    this.#leases.delete(eventId);
+  /**
+   * Applies an attempt's outcome to a pending delivery; false when it is not
+   * pending (or not known) any more. An outcome whose `attemptsSeen` is behind
+   * the delivery's count is stale: a deferral (`defer`, which takes leased
+   * deliveries too) already counted this attempt as failed, so only a
+   * delivery it made still counts, and nothing is counted twice. That is
+   * decided by the state alone, so a replay does the same.
+   */
+  settle(eventId: number, result: 'delivered' | 'retry' | 'failed' | 'gone', statusCode: number | null, error: string | null, retryAt: number | null, atMs: number, attemptsSeen?: number): boolean {
+    const leased = this.#leases.delete(eventId);
     const delivery = this.#byEvent.get(eventId);
     if (delivery?.status !== 'pending') return false;
-    delivery.attempts++;
+    const stale = attemptsSeen !== undefined && attemptsSeen !== delivery.attempts;
+    if (stale && result !== 'delivered') {
+      // Due as the deferral left it, as `release` would: a replay, without leases, has it in the heap still.
+      if (leased) this.#heap.push(delivery);
+      return false;
+    }
+    if (!stale) delivery.attempts++;
     delivery.lastStatusCode = statusCode;
     delivery.lastError = error;
     if (result === 'delivered') {

@@ -59,8 +59,12 @@ export interface WebhookPageRequest {
  * schedule is spent), or `gone` (410: the delivery fails and its endpoint
  * is disabled at once). `statusCode` is the answer's status when there was
  * one; `error` says why an attempt failed in words (never a secret).
+ * `attempts` is the delivery's count of attempts when the sender took it
+ * (WebhookSend.attempts): if a deferral counted this attempt meanwhile, the
+ * count has moved on and the outcome is stale (see DeliveryBook.settle).
+ * Journals written before it was carried have no such element.
  */
-export type WebhookOutcome = readonly [endpointId: number, eventId: number, result: 'delivered' | 'retry' | 'failed' | 'gone', statusCode: number | null, error: string | null, retryAt: number | null];
+export type WebhookOutcome = readonly [endpointId: number, eventId: number, result: 'delivered' | 'retry' | 'failed' | 'gone', statusCode: number | null, error: string | null, retryAt: number | null, attempts?: number];
 
 export type WebhookCommand =
   /** A new endpoint with the secret the front made (`whsec_`...): WEBHOOK_LIMIT past the most endpoints. */
@@ -130,6 +134,8 @@ export interface WebhookSend {
   readonly body: string;
   /** Attempts since the delivery was made or last retried by hand: the step of the retry schedule this attempt is on. */
   readonly step: number;
+  /** The delivery's attempts so far, all of them: carried back in the outcome, to tell a stale one. */
+  readonly attempts: number;
   /** The endpoint's revision when it was taken (see WebhookSends.endpoints). */
   readonly revision: number;
 }

@@ -188,7 +188,7 @@ export class WebhookStore {
         const secrets = endpoint.previousSecret !== null && (endpoint.previousSecretUntil ?? 0) > now ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
         for (const delivery of leased) {
           const body = this.#events.bodyOf(delivery.eventId) ?? '';
-          sends.push({ endpointId: endpoint.id, eventId: delivery.eventId, url: endpoint.url, secrets, body, step: delivery.attempts - delivery.retryBase, revision: endpoint.revision });
+          sends.push({ endpointId: endpoint.id, eventId: delivery.eventId, url: endpoint.url, secrets, body, step: delivery.attempts - delivery.retryBase, attempts: delivery.attempts, revision: endpoint.revision });
         }
       }
       if (book.hasDue(now)) more = true;
@@ -207,9 +207,9 @@ export class WebhookStore {
   /** The sender's write (webhooks.settle): each outcome to its delivery; a 410 disables its endpoint. */
   settle(outcomes: readonly WebhookOutcome[]): void {
     const atMs = this.#now();
-    for (const [endpointId, eventId, result, statusCode, error, retryAt] of outcomes) {
+    for (const [endpointId, eventId, result, statusCode, error, retryAt, attempts] of outcomes) {
       const endpoint = this.#endpoints.get(endpointId);
-      if (endpoint === undefined || !endpoint.deliveries.settle(eventId, result, statusCode, error, retryAt, atMs)) continue;
+      if (endpoint === undefined || !endpoint.deliveries.settle(eventId, result, statusCode, error, retryAt, atMs, attempts)) continue;
       if (result === 'gone' && !endpoint.disabled) {
         endpoint.disabled = true;
         this.#revised(endpoint);

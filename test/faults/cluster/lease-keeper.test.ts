@@ -65,8 +65,17 @@ test.serial('a store thread held up for longer than the lease keeps it: its keep
 test.serial(`a store thread held up for ${STALL_LEASES} leases is taken for hung: the keeper says so and lets the lease run out, and another instance takes it`, async (t) => {
   const database = await postgres.database();
   const { heard } = await writerOf(t, database);
-  blockThisThread((STALL_LEASES + 1) * LEASE_SECONDS * 1000 + 500);
-  t.like(await leaseOf(t, database, 'follower').tryTake(), { takenTerm: 2 }, 'the lease ran out: a follower takes it');
+  // Connected before the block: its take must reach PostgreSQL before the keeper hears this
+  // thread beat again after it and renews the lease, which no one took, for its term.
+  const follower = leaseOf(t, database, 'follower');
+  t.like(await follower.holder(), { holder: 'writer', term: 1 });
+  // The keeper checks the beat every third of a lease, so it may see the last one that much late;
+  // it renews until the beat has been still for STALL_LEASES leases, at most a third of a lease
+  // after that, and its last renewal holds for one lease more. Past that (and a second for the
+  // renewal's own round trip), the lease has run out for sure.
+  const leaseMs = LEASE_SECONDS * 1000;
+  blockThisThread(STALL_LEASES * leaseMs + (2 * leaseMs) / 3 + leaseMs + 1000);
+  t.like(await follower.tryTake(), { takenTerm: 2 }, 'the lease ran out: a follower takes it');
   await new Promise((resolve) => setImmediate(resolve));
   t.true(heard.some((news) => news.startsWith('stalled: ')), `the keeper said the store thread stalled (${heard.join('; ')})`);
 });

@@ -7,7 +7,7 @@
  */
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
-import { healthOf, serving, startClusterInstance, untilRole } from '../../helpers/faults/postgres-cluster.js';
+import { STEADY_LEASE_SECONDS, healthOf, serving, startClusterInstance, untilRole } from '../../helpers/faults/postgres-cluster.js';
 import { postgresForFile, type Postgres } from '../../helpers/faults/postgres-server.js';
 import { call, dataOf, listProducts } from '../../helpers/api/product-api.js';
 import type { RunningService } from '../../helpers/service/service.js';
@@ -18,10 +18,12 @@ import { waitFor, waitForAnswer } from '../../helpers/wait-for.js';
 import { writersSwitch } from '../../helpers/faults/cluster-writes.js';
 import { holdLock, untilWaitingOnLock } from '../../helpers/faults/postgres-locks.js';
 
+/** The failovers' lease: as short as allowed, so that a dead or paused writer is replaced soon. */
 const LEASE_SECONDS = 2;
 const postgres = postgresForFile();
 
 const clusterEnv = (database: Postgres, extra: Readonly<Record<string, string>> = {}) => ({ DATABASE_URL: database.url, LEASE_SECONDS: String(LEASE_SECONDS), ...extra });
+const steadyEnv = (database: Postgres) => clusterEnv(database, { STRICT: '1', LEASE_SECONDS: STEADY_LEASE_SECONDS });
 
 async function created(service: RunningService, name: string): Promise<number> {
   const response = await call(service, 'POST', '/products', { json: { name, description: 'cluster', price: 5 } });
@@ -31,10 +33,11 @@ async function created(service: RunningService, name: string): Promise<number> {
 
 test('a restart on the same database gives back every acknowledged write, and the next writer has the next term', async (t) => {
   const database = await postgres.database();
-  const first = await serving(startClusterInstance(t, clusterEnv(database, { STRICT: '1' })));
+  const first = await serving(startClusterInstance(t, steadyEnv(database)));
   const ids = [await created(first, 'one'), await created(first, 'two')];
   t.deepEqual(await first.stop(), { code: 0, signal: null });
-  const second = await serving(startClusterInstance(t, clusterEnv(database, { STRICT: '1' })));
+  // The stop gave the lease up: the next start takes it without waiting for the expiry.
+  const second = await serving(startClusterInstance(t, steadyEnv(database)));
   t.deepEqual(
     (await listProducts(second)).slice(-2).map((product) => [product.id, product.name]),
     [
@@ -49,13 +52,13 @@ test('a restart on the same database gives back every acknowledged write, and th
 
 test('SIGTERM to a follower stops it at once with exit 0, and the writer serves on', async (t) => {
   const database = await postgres.database();
-  const writer = await serving(startClusterInstance(t, clusterEnv(database, { STRICT: '1' })));
-  const follower = await serving(startClusterInstance(t, clusterEnv(database, { STRICT: '1' })));
+  const writer = await serving(startClusterInstance(t, steadyEnv(database)));
+  const follower = await serving(startClusterInstance(t, steadyEnv(database)));
   t.regex(follower.stderr(), /"msg":"follower: serving reads from this copy of the journal; writes go to the writer"/);
   const asked = performance.now();
   t.deepEqual(await follower.stop('SIGTERM'), { code: 0, signal: null }, 'a clean stop, not the signal');
   const stoppedMs = performance.now() - asked;
-  t.true(stoppedMs < 1500, `stopped without waiting for the lease (${Math.round(stoppedMs)} ms)`);
+  t.true(stoppedMs < 5000, `stopped without waiting for a lease (${Math.round(stoppedMs)} ms)`);
   t.is(await created(writer, 'after the follower left'), 11, 'the writer still holds the lease and writes');
 });
 

@@ -6,7 +6,7 @@
  * before its own copy holds the family.
  */
 import test from 'ava';
-import { serving, startClusterInstance } from '../../helpers/faults/postgres-cluster.js';
+import { STEADY_LEASE_SECONDS, serving, startClusterInstance } from '../../helpers/faults/postgres-cluster.js';
 import { postgresForFile } from '../../helpers/faults/postgres-server.js';
 import { postJson } from '../../helpers/api/product-api.js';
 import type { RunningService } from '../../helpers/service/service.js';
@@ -26,7 +26,7 @@ async function refreshAt(service: RunningService, refreshToken: string): Promise
 
 test('a writer and a follower honour the same refresh tokens: begun on one, rotated on the other, reuse and logout seen by both', async (t) => {
   const database = await postgres.database();
-  const env = { DATABASE_URL: database.url, LEASE_SECONDS: '2', AUTH_USERS: `alice:${PASSWORD}`, JWT_SECRET: 'cluster-refresh-secret-of-32-bytes-or-more', REFRESH_TTL: '86400', JWT_TTL: '600' };
+  const env = { DATABASE_URL: database.url, LEASE_SECONDS: STEADY_LEASE_SECONDS, AUTH_USERS: `alice:${PASSWORD}`, JWT_SECRET: 'cluster-refresh-secret-of-32-bytes-or-more', REFRESH_TTL: '86400', JWT_TTL: '600' };
   const writer = await serving(startClusterInstance(t, env));
   const follower = await serving(startClusterInstance(t, env));
 

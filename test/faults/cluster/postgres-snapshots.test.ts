@@ -9,7 +9,7 @@
  * none of the changes the reload went past.
  */
 import test from 'ava';
-import { healthOf, serving, startClusterInstance } from '../../helpers/faults/postgres-cluster.js';
+import { STEADY_LEASE_SECONDS, healthOf, serving, startClusterInstance } from '../../helpers/faults/postgres-cluster.js';
 import { postgresForFile, type Postgres } from '../../helpers/faults/postgres-server.js';
 import { call, listProducts } from '../../helpers/api/product-api.js';
 import { holdLock, untilWaitingOnLock } from '../../helpers/faults/postgres-locks.js';
@@ -23,7 +23,7 @@ import { openEvents, type StreamEvent } from '../../helpers/api/event-stream-cli
 
 const postgres = postgresForFile();
 
-const clusterEnv = (database: Postgres) => ({ DATABASE_URL: database.url, LEASE_SECONDS: '2', STRICT: '1', SNAPSHOT_BYTES: SMALL_SNAPSHOT_BYTES });
+const clusterEnv = (database: Postgres) => ({ DATABASE_URL: database.url, LEASE_SECONDS: STEADY_LEASE_SECONDS, STRICT: '1', SNAPSHOT_BYTES: SMALL_SNAPSHOT_BYTES });
 
 /** The snapshots' sequences and the journal's first row, as PostgreSQL has them now. */
 async function tables(database: Postgres): Promise<{ snapshots: number[]; firstRow: number }> {

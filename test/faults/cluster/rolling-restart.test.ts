@@ -10,6 +10,7 @@
  */
 import test from 'ava';
 import { ClusterSlots } from '../../helpers/faults/cluster-slots.js';
+import { STEADY_LEASE_SECONDS } from '../../helpers/faults/postgres-cluster.js';
 import { postgresForFile } from '../../helpers/faults/postgres-server.js';
 import { noRetryOutcomes, writeFollowingRetryAfter, type Rotation } from '../../helpers/faults/retry-after-writers.js';
 import { writersSwitch } from '../../helpers/faults/cluster-writes.js';
@@ -26,7 +27,7 @@ async function listOf(url: string): Promise<{ id: number; name: string }[]> {
 
 test('a rolling restart under load, the writer last: every instance stopped (SIGTERM) and started again in turn while six clients write through the others; nothing acknowledged is lost or doubled, and no client gets anything but 201 or 503 with Retry-After', async (t) => {
   const database = await postgres.database();
-  const cluster = new ClusterSlots({ DATABASE_URL: database.url, LEASE_SECONDS: '2', STRICT: '1' });
+  const cluster = new ClusterSlots({ DATABASE_URL: database.url, LEASE_SECONDS: STEADY_LEASE_SECONDS, STRICT: '1' });
   t.teardown(() => cluster.end());
   await cluster.start();
   const rotation: Rotation = { slots: new Set([0, 1, 2]), inFlight: [0, 0, 0] };

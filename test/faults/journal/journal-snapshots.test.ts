@@ -127,7 +127,7 @@ test.serial('a snapshot of another state version stops the start: exit 2, one li
   const lines = exit.stderr.trim().split('\n');
   t.is(lines.length, 1, exit.stderr);
   t.true(lines[0]?.includes(snapshotPath(dataDir, snapshot.seq)), lines[0]);
-  t.regex(lines[0] ?? '', /version 99, and this store reads versions 1, 2, 3 only/);
+  t.regex(lines[0] ?? '', /version 99, and this store reads versions 1, 2, 3, 4 only/);
 });
 
 test.serial('a crash between a snapshot and its deletes: the start takes the snapshot, deletes the segments it covers, and everything is there', async (t) => {

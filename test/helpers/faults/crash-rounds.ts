@@ -114,6 +114,8 @@ export interface CrashRunOptions {
   /** Awaited after the load's time and before the kill, for what the round needs on disk first (a snapshot, say): a slow machine may not have it yet. */
   readonly beforeKill?: () => Promise<void>;
   readonly onRound?: (figures: RoundFigures) => void;
+  /** Called once the start after the clean stop listens, before anything is sent to it: what that start left on disk. */
+  readonly onCleanStart?: () => void;
 }
 
 interface LogLine {
@@ -258,6 +260,7 @@ export async function runCrashRounds(workload: CrashWorkload, options: CrashRunO
     const exit = await current.service.stop('SIGTERM');
     const lockLeft = existsSync(join(options.dataDir, 'LOCK'));
     current.service = await startOn(workload, options.dataDir);
+    options.onCleanStart?.();
     const verdict = await workload.verify(current.service);
     const violations = [...verdict.violations, ...unexpectedLogLines(current.service)];
     if (logLines(current.service.stderr()).some((line) => (line.msg ?? '').startsWith('journal: a torn last write'))) violations.push('a torn tail was cut after a clean stop');

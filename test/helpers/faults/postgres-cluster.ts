@@ -12,6 +12,13 @@ import { MAIN, PROCESS_CEILING_MS, childEnv, type RunningService } from '../serv
 /** The secret the test instances share (CLUSTER_SECRET): never to be seen in their output. */
 export const TEST_CLUSTER_SECRET = 'test-cluster-secret-of-at-least-32-bytes';
 
+/**
+ * LEASE_SECONDS for a test in which no writer is meant to be replaced: a lease no test waits for
+ * (a clean stop gives it up at once). The 2 s of the failover tests can run out on a machine
+ * loaded enough to starve the renewal, and a follower then becomes the writer mid-test.
+ */
+export const STEADY_LEASE_SECONDS = '30';
+
 /** An instance of the built service: `ready` resolves with its URL once it listens. */
 export interface Instance {
   readonly child: ChildProcess;

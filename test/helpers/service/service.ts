@@ -129,8 +129,18 @@ const BUILT_WORKER = new URL('../../../dist/store-worker.js', import.meta.url);
  * from `env` and `args` exactly as the binary reads them (the test process's
  * own environment is never consulted); log lines are kept for stderr().
  */
+/**
+ * An in-process service shares the test process's event loop with other
+ * tests, and one of them may hold it for seconds (a property test, a schema
+ * compiled). A loop held past the keep-alive timeout runs that timer before it
+ * reads the next request already waiting on a kept-alive connection, and the
+ * connection is closed under it (ECONNRESET for the client). So the idle
+ * timeout is a minute here unless a test sets its own; the binary keeps 5 s.
+ */
+const IN_PROCESS_KEEP_ALIVE_SECONDS = '60';
+
 export async function startInProcess(options: InProcessOptions = {}): Promise<ServiceUnderTest> {
-  const config = loadConfig(settingLookup({ LOG_LEVEL: 'warn', ...options.env }, ['--port', '0', ...(options.args ?? [])]));
+  const config = loadConfig(settingLookup({ LOG_LEVEL: 'warn', KEEP_ALIVE_TIMEOUT: IN_PROCESS_KEEP_ALIVE_SECONDS, ...options.env }, ['--port', '0', ...(options.args ?? [])]));
   let logs = '';
   const log = createLogger(config.logLevel, (line) => (logs += line));
   const handle = await startServiceInProcess(config, log, {

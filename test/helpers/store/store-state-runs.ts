@@ -15,9 +15,10 @@ import { type StoreWorkerData } from '../../../workers/store-start-protocol.js';
 import { isRecorded, journalRuleOf } from '../../../workers/journal/journal-rules.js';
 import type { JournalBatch } from '../../../workers/journal/journal-entries.js';
 import { concrete, PAYMENT_TTL_SECONDS, START_MS, type GeneratedBatch } from './store-commands.js';
+import { propertyRuns } from '../property-runs.js';
 
 export const SETTINGS = { currency: 'EUR', orderPaymentTtlSeconds: PAYMENT_TTL_SECONDS };
-const NUM_RUNS = 60;
+const NUM_RUNS = propertyRuns(60);
 
 /** An answer as the front would write it: byte parts as the text they make. */
 export function seen(result: StoreResult | undefined): unknown {

@@ -25,8 +25,12 @@ const subscription: fc.Arbitrary<WebhookSubscription> = fc.oneof(fc.constant<Web
 const url = fc.constantFrom('https://hooks.example.com/a', 'https://hooks.example.com/b');
 const secret = fc.constantFrom('whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=', 'whsec_ZmVkY2JhOTg3NjU0MzIxMGZlZGNiYTk4NzY1NDMyMTA=');
 const outcome: fc.Arbitrary<WebhookOutcome> = fc
-  .tuple(endpointId, eventId, fc.constantFrom('delivered', 'delivered', 'retry', 'retry', 'failed', 'gone'), fc.constantFrom(null, 200, 500, 410), fc.constantFrom(null, 'connection refused'), fc.constantFrom(0, 5000))
-  .map(([endpoint, event, result, status, error, retryAfter]): WebhookOutcome => [endpoint, event, result, status, error, result === 'retry' ? retryAfter : null]);
+  .tuple(endpointId, eventId, fc.constantFrom('delivered', 'delivered', 'retry', 'retry', 'failed', 'gone'), fc.constantFrom(null, 200, 500, 410), fc.constantFrom(null, 'connection refused'), fc.constantFrom(0, 5000), fc.constantFrom(null, 0, 1))
+  // With the attempts the sender saw (stale once a deferral or another outcome counted one), or without them, as journals before they were carried.
+  .map(([endpoint, event, result, status, error, retryAfter, seen]): WebhookOutcome => {
+    const settled = [endpoint, event, result, status, error, result === 'retry' ? retryAfter : null] as const;
+    return seen === null ? settled : [...settled, seen];
+  });
 
 /** Every `due` reads the batch's time and this: never earlier than a lease taken before, as a sender's clock never goes back. */
 const DUE_OFFSET_MS = 1000;
@@ -81,6 +85,6 @@ export const webhookSteps: { weight: number; arbitrary: fc.Arbitrary<StoreComman
 /** A webhook command as it runs at `atMs`: the sender's offsets made times. */
 export function concreteWebhook(command: StoreCommand, atMs: number): StoreCommand {
   if (command.kind === 'webhooks.due' || command.kind === 'webhooks.defer') return { ...command, now: atMs + command.now };
-  if (command.kind === 'webhooks.settle') return { ...command, outcomes: command.outcomes.map(([endpoint, event, result, status, error, retryAt]): WebhookOutcome => [endpoint, event, result, status, error, retryAt === null ? null : atMs + retryAt]) };
+  if (command.kind === 'webhooks.settle') return { ...command, outcomes: command.outcomes.map(([endpoint, event, result, status, error, retryAt, ...seen]): WebhookOutcome => [endpoint, event, result, status, error, retryAt === null ? null : atMs + retryAt, ...seen]) };
   return command;
 }

@@ -27,6 +27,7 @@ import { ALLOW, API_KEY, BODY_LIMIT, ENV, JWT_SECRET, PASSWORD, USERNAME, expect
 import { answerMismatch, parsed, sortedMethods, type References } from '../../helpers/fuzz/fuzz-judge.js';
 import { call, getJson, listProducts } from '../../helpers/api/product-api.js';
 import { startInProcess, type ServiceUnderTest } from '../../helpers/service/service.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 function parseSeed(value: string | undefined): number {
   if (value === undefined || value === '') return 0xc0ffee;
@@ -36,7 +37,7 @@ function parseSeed(value: string | undefined): number {
 }
 
 const SEED = parseSeed(process.env.FUZZ_SEED);
-const COUNT = Number(process.env.FUZZ_REQUESTS ?? 4000);
+const COUNT = Number(process.env.FUZZ_REQUESTS ?? propertyRuns(4000));
 const SEED_TEXT = `seed 0x${SEED.toString(16)}`;
 const REPLAY = `replay: FUZZ_SEED=0x${SEED.toString(16)} FUZZ_REQUESTS=${COUNT} npx ava test/http/catalogue/http-fuzz.test.ts`;
 const REQUEST_TIMEOUT_MS = 3000;

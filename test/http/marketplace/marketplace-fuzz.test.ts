@@ -10,9 +10,10 @@ import test from 'ava';
 import { call, getJson, type ApiResponse } from '../../helpers/api/product-api.js';
 import { seededRandom } from '../../helpers/seeded-random.js';
 import { adminBearer, adminKey, newCustomer, shopService } from '../../helpers/api/people-api.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed);
-const COUNT = 1500;
+const COUNT = propertyRuns(1500);
 
 const PATHS = [
   '/products', '/products/{id}', '/products/{id}/reviews', '/products/{id}/reviews/{id}', '/categories',

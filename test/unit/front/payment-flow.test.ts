@@ -17,6 +17,7 @@ import type { StoreClient, StoreReply } from '../../../src/store/store-client.js
 import type { IdempotencyClaim } from '../../../src/http/route.js';
 import { createLogger } from '../../../src/log/logger.js';
 import type { StoreCommand } from '../../../workers/store-protocol.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const CARD: CardInput = { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '987' };
 const CLAIM: IdempotencyClaim = { key: 'key-1', scope: 'POST /users/1/orders/2/payments', fingerprint: 'f' };
@@ -132,6 +133,27 @@ test('a full store queue at the finish is waited out: the finish is sent again u
   const { processor } = recordingProcessor(() => Promise.resolve({ kind: 'succeeded', brand: 'visa', last4: '4242' }));
   t.deepEqual(await run({ store, processor }).reply, { kind: 'json', status: 201, body: '{"data":{"id":1}}' });
   t.is(finishesSent().length, 4);
+});
+
+test('a finish the journal cannot take past the time limit (a full disk) is answered 503 and sent again until the store records the charge', async (t) => {
+  let diskFull = true;
+  const finishes: { readonly command: StoreCommand; readonly full: boolean }[] = [];
+  const store: StoreClient = {
+    send(command) {
+      if (command.kind === 'payments.begin') return Promise.resolve(CHARGING);
+      finishes.push({ command, full: diskFull });
+      return Promise.resolve(diskFull ? { kind: 'unavailable', code: 'STORAGE_FULL' } : PAID);
+    },
+  };
+  const { processor } = recordingProcessor(() => Promise.resolve({ kind: 'succeeded', brand: 'visa', last4: '4242' }));
+  const { reply, logs } = run({ store, processor, processorTimeoutMs: 20 });
+  t.deepEqual(await reply, { kind: 'error', code: 'STORAGE_FULL' }, 'the request is answered: 503, the key in progress');
+  t.regex(logs(), /its finish could not be recorded yet/);
+  diskFull = false;
+  await waitFor('the finish recorded once the disk has room', () => /a finish sent again was recorded/.test(logs()));
+  const taken = finishes.filter((finish) => !finish.full);
+  t.is(taken.length, 1, 'sent until taken, then no more');
+  t.deepEqual(resultOf(taken[0]?.command), { kind: 'succeeded', brand: 'visa', last4: '4242' }, 'the charge the processor made, not a failure');
 });
 
 test('a full store queue at the begin is 503: nothing began, nothing to finish', async (t) => {

@@ -27,13 +27,14 @@ import { replay } from '../../../workers/journal/replay.js';
 import { memoryHistory, reloadStore } from '../../../workers/journal/store-reload.js';
 import type { Snapshot } from '../../../workers/journal/snapshot-file.js';
 import { catalogueBatches, concrete, marketplaceBatches, PAYMENT_TTL_SECONDS, START_MS, type GeneratedBatch } from '../../helpers/store/store-commands.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 const SETTINGS = { currency: 'EUR', orderPaymentTtlSeconds: PAYMENT_TTL_SECONDS };
 const MODES = [
   { name: 'catalogue, STRICT', options: { ...SETTINGS, strict: true, marketplace: false }, batches: catalogueBatches },
   { name: 'marketplace', options: { ...SETTINGS, strict: true, marketplace: true }, batches: marketplaceBatches },
 ] as const satisfies readonly { name: string; options: StoreWorkerData; batches: fc.Arbitrary<GeneratedBatch[]> }[];
-const NUM_RUNS = 40;
+const NUM_RUNS = propertyRuns(40);
 
 /** What the disk does after a command, drawn at random: percentages of each. */
 const CHANCE = { settle: 60, refuse: 30, room: 35, snapshot: 15 } as const;

@@ -18,6 +18,7 @@ import { catalogCommands } from '../../../workers/products/catalog-commands.js';
 import type { CatalogProduct, RatingTotals, ReviewSummaries } from '../../../workers/products/catalog-product.js';
 import type { CatalogProductFields, CatalogSearch } from '../../../workers/products/catalog-protocol.js';
 import type { StoreResult } from '../../../workers/store-protocol.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 interface ModelProduct extends CatalogProduct {
   readonly rating: RatingTotals;
@@ -195,7 +196,7 @@ for (const seedSize of [0, 10, 300]) {
     const seed = fc.sample(fieldsArbitrary, { numRuns: seedSize, seed: 42 });
     fc.assert(
       fc.property(operations(seedSize), (steps) => run(seed, steps)),
-      { numRuns: seedSize === 300 ? 40 : 200 },
+      { numRuns: propertyRuns(seedSize === 300 ? 40 : 200) },
     );
     t.pass();
   });

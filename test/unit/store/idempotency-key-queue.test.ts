@@ -9,6 +9,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { IdempotencyKeys, type AnswerSource } from '../../../workers/idempotency/idempotency-keys.js';
 import type { IdempotencyClaim, RememberedAnswer } from '../../../workers/idempotency/idempotency-protocol.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 const claim = (key: number, body = 0): IdempotencyClaim => ({ key: `key-${key}`, scope: 'POST /users/1/orders/1/payments', fingerprint: `body-${body}` });
 const bodyFor = (key: number): string => `{"data":{"key":${key}}}`;
@@ -104,7 +105,7 @@ test('model: thousands of keys against a plain map of what is live, with time, r
       }
       return true;
     }),
-    { numRuns: 25 },
+    { numRuns: propertyRuns(25) },
   );
   t.pass();
 });

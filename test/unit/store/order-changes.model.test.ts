@@ -15,6 +15,7 @@ import type { OrderChangeSlot, OrderEvents } from '../../../workers/orders/order
 import { orderEventCommands } from '../../../workers/orders/order-event-commands.js';
 import { UserStore } from '../../../workers/users/user-store.js';
 import { orderShop, product } from '../../helpers/store/order-shop.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 const TTL = 10_000;
 const STRIDE = 8;
@@ -146,17 +147,18 @@ function run(operations: readonly Operation[]): { changes: number; finals: numbe
 test('every change is numbered 1, 2, 3... as it happens, goes out as the order then is, and reads back the same after any id', (t) => {
   let changes = 0;
   let finals = 0;
+  const runs = propertyRuns(300);
   fc.assert(
     fc.property(fc.array(operation, { minLength: 1, maxLength: 60, size: 'max' }), (steps) => {
       const counted = run(steps);
       changes += counted.changes;
       finals += counted.finals;
     }),
-    { numRuns: 300 },
+    { numRuns: runs },
   );
-  // A weak generator would prove little: the runs made many changes and reached final states.
-  t.true(changes > 2000, `${changes} changes`);
-  t.true(finals > 100, `${finals} final orders`);
+  // A weak generator would prove little: the runs made many changes (about 9 a run) and reached final states.
+  t.true(changes > (2000 * runs) / 300, `${changes} changes in ${runs} runs`);
+  t.true(finals > (100 * runs) / 300, `${finals} final orders in ${runs} runs`);
 });
 
 test('without follow() (a journal being replayed) nothing is kept for the outbox, and the numbers are given all the same', (t) => {

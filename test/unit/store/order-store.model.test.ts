@@ -15,6 +15,7 @@ import type { StoreResult } from '../../../workers/store-protocol.js';
 import type { FulfilmentStatus, OrderStatus } from '../../../workers/orders/order-protocol.js';
 import { orderShop, product } from '../../helpers/store/order-shop.js';
 import { ShopModel, answerOf, type Answer, type Who } from '../../helpers/store/order-model.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 const TTL = 10_000;
 const USERS = [1, 2, 3];
@@ -196,7 +197,7 @@ function noteCoverage(seen: Set<string>, model: ShopModel, answer: unknown): voi
 test('carts and orders answer every operation as the plain model of the contract does', (t) => {
   fc.assert(
     fc.property(fc.array(operation, { minLength: 1, maxLength: 80, size: 'max' }), (steps) => run(steps)),
-    { numRuns: 400 },
+    { numRuns: propertyRuns(400) },
   );
   t.pass();
 });

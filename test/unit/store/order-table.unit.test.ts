@@ -10,6 +10,7 @@ import { MAX_HISTORY, OrderTable, type PlacedOrder } from '../../../workers/orde
 import { ORDER_TRANSITIONS, type OrderStatus, type PaymentStatus } from '../../../workers/orders/order-machine.js';
 import { OrderItems, linesOf } from '../../../workers/orders/order-items.js';
 import { SharedStrings } from '../../../workers/shared-strings.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 const ADDRESS = { name: 'Ada', line1: '1 Main St', line2: null, city: 'Leeds', postalCode: 'LS1', country: 'GB', phone: null };
 const START = Date.UTC(2026, 10, 22, 10, 15);
@@ -95,7 +96,7 @@ test('model: the columns read back what plain objects hold, through every path o
         return JSON.stringify(read) === JSON.stringify(order) && table.totalCents(id) === order.userId * 101 && table.expiresAt(id) === (order.history[0]?.at ?? 0) + 60_000 && table.shippingAddress(id) === ADDRESS;
       });
     }),
-    { numRuns: 30 },
+    { numRuns: propertyRuns(30) },
   );
   t.pass();
 });

@@ -19,6 +19,7 @@ import {
   type SearchQuery,
   type SearchSort,
 } from '../../../workers/products/product-search-index.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 interface ModelProduct extends SearchableProduct {
   readonly rating: RatingTotals;
@@ -238,7 +239,7 @@ for (const [blockLoad, textDenseFrom] of [
   test(`the index answers every operation as the naive model does (blocks of ${blockLoad} to ${2 * blockLoad} ids, text bitmaps ${textDenseFrom === undefined ? 'never' : `from ${textDenseFrom}`})`, (t) => {
     fc.assert(
       fc.property(fc.array(operationArbitrary, { minLength: 1, maxLength: 120, size: 'max' }), (operations) => run(operations, blockLoad, textDenseFrom)),
-      { numRuns: 250 },
+      { numRuns: propertyRuns(250) },
     );
     t.pass();
   });

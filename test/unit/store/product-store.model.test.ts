@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { ProductStore, type IdPolicy } from '../../../workers/products/product-store.js';
 import type { ProductFields } from '../../../workers/products/product-protocol.js';
 import { SEED_PRODUCTS } from '../../../workers/products/seed-products.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 interface NaiveProduct {
   id: number;
@@ -119,7 +120,7 @@ for (const idPolicy of ['count-plus-one', 'highest-plus-one'] as const) {
         }
         return indexed.listJson() === naive.listJson() && indexed.size === (JSON.parse(naive.listJson()) as unknown[]).length;
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
     t.pass();
   });

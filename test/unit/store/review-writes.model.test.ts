@@ -18,6 +18,7 @@ import { reviewCommands } from '../../../workers/reviews/review-commands.js';
 import { reviewCreateCommand } from '../../../workers/reviews/review-create-command.js';
 import type { ReviewDeleter } from '../../../workers/reviews/review-protocol.js';
 import type { StoreResult } from '../../../workers/store-protocol.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 const PRODUCTS = [1, 2, 3];
 const USERS = [1, 2, 3];
@@ -154,7 +155,7 @@ function outcomeBody(result: StoreResult): string {
 test('the write commands answer every operation as the naive model does', (t) => {
   fc.assert(
     fc.property(fc.array(operation, { minLength: 1, maxLength: 80, size: 'max' }), (operations) => run(operations)),
-    { numRuns: 300 },
+    { numRuns: propertyRuns(300) },
   );
   t.pass();
 });

@@ -12,6 +12,7 @@ import { CatalogStore } from '../../../workers/products/catalog-store.js';
 import { SEED_CATALOG } from '../../../workers/products/seed-catalog.js';
 import { ReviewStore } from '../../../workers/reviews/review-store.js';
 import type { Review } from '../../../workers/reviews/review-record.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 const PRODUCTS = [1, 2, 3];
 
@@ -110,7 +111,7 @@ function run(operations: readonly Operation[]): void {
 test('the reviews answer every operation as the naive model does, the clock going any way', (t) => {
   fc.assert(
     fc.property(fc.array(operation, { minLength: 1, maxLength: 60, size: 'max' }), (operations) => run(operations)),
-    { numRuns: 300 },
+    { numRuns: propertyRuns(300) },
   );
   t.pass();
 });

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { SortedIdList } from '../../../workers/products/sorted-id-list.js';
 import { AscendingRun, KeyDescendingRun, type OrderedRun } from '../../../workers/products/ordered-runs.js';
 import { compareCodePoints } from '../../../workers/products/code-point-order.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 type ListOperation = { readonly kind: 'insert'; readonly id: number; readonly key: number } | { readonly kind: 'delete'; readonly id: number };
 
@@ -56,7 +57,7 @@ test('the sorted list holds what a sorted array holds, at every position and ran
         if (list.partitionPoint((id) => (keys.get(id) ?? 0) < key) !== expected) throw new Error(`partitionPoint(< ${key})`);
       }
     }),
-    { numRuns: 200 },
+    { numRuns: propertyRuns(200) },
   );
   t.pass();
 });
@@ -82,7 +83,7 @@ test('a list loaded from sorted ids at once is the list the inserts make, and go
         if (loaded.at(position) !== id || loaded.rank(id) !== position) throw new Error(`at/rank ${position}`);
       });
     }),
-    { numRuns: 200 },
+    { numRuns: propertyRuns(200) },
   );
   const list = new SortedIdList((a, b) => a - b, 2);
   t.throws(() => list.loadSorted(Int32Array.of(1, 3, 2)), { message: "ids 3 and 2 are not in the list's order" });
@@ -105,7 +106,7 @@ test('scans forwards and backwards visit exactly the asked positions and stop wh
       list.scan(0, Infinity, (id) => stopped.push(id) <= stopAfter);
       same(stopped, sorted.slice(0, stopAfter + 1), 'stopped');
     }),
-    { numRuns: 200 },
+    { numRuns: propertyRuns(200) },
   );
   t.pass();
 });
@@ -138,7 +139,7 @@ test('runs read a key range ascending, or descending with ties still ascending',
         }
       }
     }),
-    { numRuns: 200 },
+    { numRuns: propertyRuns(200) },
   );
   t.pass();
 });
@@ -176,7 +177,7 @@ test('names compare by code point, lone surrogates included', (t) => {
   const unitString = fc.array(fc.constantFrom(...UNITS), { maxLength: 5 }).map((units) => units.join(''));
   fc.assert(
     fc.property(unitString, unitString, (a, b) => Math.sign(compareCodePoints(a, b)) === naiveCodePointOrder(a, b)),
-    { numRuns: 3000 },
+    { numRuns: propertyRuns(3000) },
   );
   fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => Math.sign(compareCodePoints(a, b)) === naiveCodePointOrder(a, b)));
   // U+1F600 is D83D DE00 in UTF-16, which `<` puts before U+E000 and U+FF3A.

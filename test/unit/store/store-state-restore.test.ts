@@ -107,3 +107,18 @@ test('the product store restored from its state keeps its pages: the same list p
     });
   }
 });
+
+test('a last page emptied by deletions and filled again by a create counts as empty no more (found by the property above)', (t) => {
+  const fields = { name: 'p', description: 'd', price: 1 };
+  const original = new ProductStore('highest-plus-one', [], 2);
+  for (let count = 0; count < 3; count++) original.create(fields);
+  original.delete(3);
+  original.create(fields);
+  const restored = new ProductStore('highest-plus-one', [], 2);
+  restored.restoreState(original.captureState());
+  t.deepEqual(restored.captureState().pageLengths, Uint32Array.from([2, 1]));
+  // Page 1 emptied: one empty page of two is not more than half, so both stores keep it.
+  for (const store of [original, restored]) store.delete(4);
+  t.deepEqual(original.captureState().pageLengths, Uint32Array.from([2, 0]), 'the refilled page was not still counted as empty');
+  t.deepEqual(original.captureState(), restored.captureState());
+});

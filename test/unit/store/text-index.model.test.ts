@@ -15,6 +15,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { TextIndex, type TextIndexOptions } from '../../../workers/products/text-index.js';
 import { matchesText } from '../../../workers/products/text-match.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 const CHARACTERS = [
   'a', 'b', 'A', 'k', 'K', '\u212A', 's', 'S', 'ſ', 'σ', 'ς', 'Σ', 'i', 'I', 'İ', 'ı', 'ß', 'ẞ', 'é', 'É',
@@ -99,7 +100,7 @@ for (const [name, options] of variants) {
   test(`the candidates hold every match, and are the matches for exact queries (${name})`, (t) => {
     fc.assert(
       fc.property(fc.array(operation, { minLength: 1, maxLength: 60 }), (operations) => check(operations, options)),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
     t.pass();
   });

@@ -233,9 +233,17 @@ test('an endpoint the sender found unreachable: it is skipped by the read, and a
     t.true(delay >= 1000 && delay <= 1100, `${delivery.eventId} retried after ${delay} ms`);
   }
   t.true(new Set(deferred.map((delivery) => delivery.nextAttemptAt)).size > 1, 'each its own jitter');
+  // The leased one's own attempt ends after the deferral: the deferral counted it already.
+  const deliveryOf = (eventId: number) => data<{ eventId: string }[]>({ kind: 'webhooks.deliveries', id: dead, status: null, page: { page: 1, perPage: 10 } }).find((delivery) => delivery.eventId === `evt_${eventId}`);
+  run({ kind: 'webhooks.settle', outcomes: [[dead, 1, 'retry', null, 'the host name did not resolve (ENOTFOUND)', now() + 600, 0]] });
+  t.like(deliveryOf(1), { attempts: 1, lastError: 'not sent: connection refused' }, 'a stale outcome is not counted twice');
+  run({ kind: 'webhooks.settle', outcomes: [[dead, 1, 'failed', 500, null, null, 1]] });
+  t.like(deliveryOf(1), { status: 'failed', attempts: 2, lastStatusCode: 500 }, 'an outcome that saw the count is counted');
+  run({ kind: 'webhooks.settle', outcomes: [[dead, 2, 'delivered', 204, null, null, 0]] });
+  t.like(deliveryOf(2), { status: 'delivered', attempts: 1, lastStatusCode: 204 }, 'a stale outcome that delivered still delivers');
   run({ kind: 'webhooks.defer', endpointId: dead, now: now() + 2000, error: 'not sent: connection refused', scheduleMs: [1000], jitter: 0.1 });
   t.true(
-    data<{ status: string }[]>({ kind: 'webhooks.deliveries', id: dead, status: null, page: { page: 1, perPage: 10 } }).every((delivery) => delivery.status === 'failed'),
+    data<{ status: string }[]>({ kind: 'webhooks.deliveries', id: dead, status: null, page: { page: 1, perPage: 10 } }).every((delivery) => delivery.status !== 'pending'),
     'past the last step: failed',
   );
 });

@@ -1,0 +1,46 @@
+/**
+ * Writes the groups `npm run test:quick` runs: build/quick/<room>-<folder>-<n>.test.js,
+ * each importing up to FILES_PER_GROUP compiled test files of one folder of
+ * test/unit/ or test/http/ (run after `npm run build:tests`, from the project root).
+ *
+ * Why groups: ava runs every test file in a process of its own, and starting
+ * one (Node, then ava's own modules) costs about 0.24 s of CPU before the
+ * first test; the service's modules, the OpenAPI validator's compiled
+ * schemas and the like are loaded again in each. For 134 files that was
+ * about a third of the quick set's CPU. A group pays it once for several
+ * files of one concern. `npm test` keeps one process per file, the stricter
+ * isolation, so a test that leans on a process of its own still shows there.
+ */
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const BUILD = 'build';
+const ROOMS = ['test/unit', 'test/http'];
+/** Small enough that one group's tests, all started at once, keep its event loop responsive. */
+const FILES_PER_GROUP = 7;
+const OUT = join(BUILD, 'quick');
+
+/** Compiled test files under `folder` (relative to build/), sorted, subfolders included. */
+function testFiles(folder: string): string[] {
+  return readdirSync(join(BUILD, folder), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.test.js'))
+    .map((name) => `${folder}/${name}`)
+    .sort();
+}
+
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT);
+let groups = 0;
+for (const room of ROOMS) {
+  const folders = readdirSync(join(BUILD, room)).filter((name) => statSync(join(BUILD, room, name)).isDirectory());
+  const loose = readdirSync(join(BUILD, room)).filter((name) => name.endsWith('.test.js')).map((name) => `${room}/${name}`);
+  const sets: [string, string[]][] = [[room.replace('test/', ''), loose], ...folders.map((folder): [string, string[]] => [`${room.replace('test/', '')}-${folder}`, testFiles(`${room}/${folder}`)])];
+  for (const [name, files] of sets) {
+    for (let start = 0; start < files.length; start += FILES_PER_GROUP) {
+      const imports = files.slice(start, start + FILES_PER_GROUP).map((file) => `import '../${file}';\n`);
+      writeFileSync(join(OUT, `${name}-${start / FILES_PER_GROUP + 1}.test.js`), imports.join(''));
+      groups++;
+    }
+  }
+}
+console.log(`test:quick: ${groups} groups of at most ${FILES_PER_GROUP} test files in ${OUT}/`);
