@@ -96,7 +96,8 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   pool.on('workerDestroy', () => {
     if (!stopping) options.onStoreLost('worker');
   });
-  const store = new BatchingStoreClient(channel, config.storeQueueLimit);
+  // With DATA_DIR the store holds a batch of writes' answer for its flush (workers/journal/answer-hold.ts): a read goes past it.
+  const store = new BatchingStoreClient(channel, config.storeQueueLimit, { writesHeld: config.dataDir !== undefined });
   const drain = { draining: false };
   // Unpaid orders expire in the shop only.
   const clock = config.marketplace ? startOrderClock(store, log) : undefined;

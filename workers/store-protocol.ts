@@ -240,7 +240,16 @@ export type StoreNotice =
   /** DATABASE_URL, a follower: the orders' changes the journal it applied made (the order event streams of this instance). */
   | { readonly notice: 'order-changes'; readonly changes: PackedOrderChanges };
 
-export type StoreMessage = StoreBatchAnswer | StoreNotice;
+/**
+ * Answers and a notice in one message, in order: what the store held for a
+ * flush and that flush's notice, so that the front wakes once for both
+ * (workers/journal/answer-hold.ts).
+ */
+export interface StoreBundle {
+  readonly bundle: readonly (StoreBatchAnswer | StoreNotice)[];
+}
+
+export type StoreMessage = StoreBatchAnswer | StoreNotice | StoreBundle;
 
 /**
  * A response body as the client will receive it, `{"data": ...}` envelope

@@ -24,6 +24,7 @@ import { SettingsMismatch } from './journal/store-settings-file.js';
 import { StoreStateMismatch } from './store-state.js';
 import { isOutOfSpace } from './journal/out-of-space.js';
 import type { GroupCommit } from './journal/group-commit.js';
+import { AnswerHold } from './journal/answer-hold.js';
 import type { SharedJournal } from './journal/postgres/open-postgres-journal.js';
 
 /** About 4 ms of work at a few µs a product: the longest a batch waits behind the text index's build. */
@@ -61,7 +62,8 @@ function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAn
       const changes = store.takeChanges();
       return changes === undefined ? packed : { packed, changes };
     }
-    const { results, journaled, durableAt, changes, visible } = journal.runBatch(commandsOf(posted));
+    const text = (posted as Partial<PostedBatch> | undefined)?.commands;
+    const { results, journaled, durableAt, changes, visible } = journal.runBatch(commandsOf(posted), typeof text === 'string' ? text : undefined);
     const packed = pack(results);
     if (durableAt !== undefined) return { packed, journaled, durableAt, ...(changes === undefined ? {} : { changes }), ...(visible === undefined ? {} : { visible }) };
     return changes === undefined ? packed : { packed, changes };
@@ -71,12 +73,14 @@ function answer(posted: unknown, journal: GroupCommit | undefined): StoreBatchAn
   }
 }
 
-function startJournal(port: MessagePort, dataDir: string): { journal: GroupCommit; started: StoreStarted } {
-  const { commit, summary } = openJournal(store, dataDir, (notice: StoreNotice) => {
-    port.postMessage(notice);
+function startJournal(port: MessagePort, dataDir: string, hold: AnswerHold): { journal: GroupCommit; started: StoreStarted } {
+  const notify = (notice: StoreNotice): void => {
+    hold.release(notice);
     // A full disk reloaded the store from its newest snapshot: the text index of q is built again, a slice a turn.
     if (notice.notice === 'storage-full') buildPendingIndexes(port);
-  });
+  };
+  // An append's end is followed at once by its notice, which takes what is held along; a microtask later, anything still held goes alone.
+  const { commit, summary } = openJournal(store, dataDir, notify, () => queueMicrotask(() => hold.release()));
   return { journal: commit, started: { started: true, recovery: summary } };
 }
 
@@ -139,8 +143,9 @@ export default async function connectStore(connect: unknown): Promise<StoreStart
   let journal: GroupCommit | undefined;
   let shared: SharedJournal | undefined;
   let started: StoreStarted = { started: true, recovery: undefined };
+  const hold = new AnswerHold(port);
   try {
-    if (options.dataDir !== undefined) ({ journal, started } = startJournal(port, options.dataDir));
+    if (options.dataDir !== undefined) ({ journal, started } = startJournal(port, options.dataDir, hold));
     else if (options.database !== undefined) ({ shared, started } = await startSharedJournal(port, options.database));
   } catch (error) {
     // Damage, other settings or a snapshot of another version: the store must not serve (exit code 2); anything else is a plain failure.
@@ -159,8 +164,13 @@ export default async function connectStore(connect: unknown): Promise<StoreStart
     });
     return started;
   }
+  if (journal !== undefined) {
+    const commit = journal;
+    port.on('message', (batch: unknown) => hold.post(answer(batch, commit), commit.appending));
+    return started;
+  }
   port.on('message', (batch: unknown) => {
-    const answered = answer(batch, journal);
+    const answered = answer(batch, undefined);
     port.postMessage(answered, answerTransfers(answered));
   });
   return started;

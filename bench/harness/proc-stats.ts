@@ -6,7 +6,7 @@
  * bottleneck.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 
 function clockTicksPerSecond(): number {
@@ -43,6 +43,36 @@ export function processCpuMicroseconds(pid: number): number | undefined {
   const stime = Number(fields[12]);
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
   return (utime + stime) * MICROSECONDS_PER_TICK;
+}
+
+/**
+ * CPU time of a process and its children in microseconds: utime + stime of
+ * `root` and of each living child, and what its children that have ended
+ * and been reaped spent (cutime + cstime). A PostgreSQL server's own CPU,
+ * its postmaster and every backend; undefined without /proc.
+ */
+export function processTreeCpuMicroseconds(root: number): number | undefined {
+  let ticks = 0;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // After the comm field: ppid is field 4 of stat(5), utime 14, stime 15, cutime 16, cstime 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    const own = (fields[11] ?? 0) + (fields[12] ?? 0);
+    if (Number(pid) === root) ticks += own + (fields[13] ?? 0) + (fields[14] ?? 0);
+    else if (fields[1] === root) ticks += own;
+  }
+  return ticks * MICROSECONDS_PER_TICK;
 }
 
 /**

@@ -12,7 +12,7 @@ import type { RunningServer } from '../harness/servers.js';
 
 /** A scenario of this run: the server it needs and how to make its plan once the server is up. */
 export interface Case {
-  readonly id: 'e' | 'k';
+  readonly id: 'e' | 'f' | 'k';
   readonly server: string;
   readonly describe: string;
   readonly plan: (server: RunningServer, connections: number) => Promise<LoadPlan>;
@@ -38,6 +38,18 @@ export const CASES: readonly Case[] = [
   },
 ];
 
+/** f, PUT /products/3: a write of a product that stays, beside e's create and delete (journal-throughput.ts; issue 30). */
+export const PUT_CASE: Case = {
+  id: 'f',
+  server: 'catalogue',
+  describe: 'PUT /products/3',
+  plan: () => {
+    const scenario = SCENARIOS.find((candidate) => candidate.id === 'f');
+    if (scenario?.family !== 'catalogue') throw new Error('scenario f is not in bench/http/scenarios.ts');
+    return Promise.resolve(scenario.plan(10, seededRandom(1)));
+  },
+};
+
 export interface JournalCounters {
   readonly flushes: number;
   readonly commands: number;
@@ -56,11 +68,12 @@ export async function journalCounters(url: string): Promise<JournalCounters> {
   };
 }
 
-/** A window on `server` (settled after its warm-up), with the journal's counters read right before it and right after. */
-export async function measureWithJournal(server: RunningServer, plan: LoadPlan, settings: LoadSettings): Promise<{ measurement: Measurement; before: JournalCounters; after: JournalCounters }> {
+/** A window on `server` (settled after its warm-up), with the journal's counters read right before it and right after; `atStart` is called as it begins. */
+export async function measureWithJournal(server: RunningServer, plan: LoadPlan, settings: LoadSettings, atStart?: () => void): Promise<{ measurement: Measurement; before: JournalCounters; after: JournalCounters }> {
   let before: JournalCounters | undefined;
   const measurement = await measure(server.url, server.pid, server.headers, plan, { ...settings, settle: true }, async () => {
     before = await journalCounters(server.url);
+    atStart?.();
   });
   const after = await journalCounters(server.url);
   if (before === undefined) throw new Error('the journal counters were not read before the window');

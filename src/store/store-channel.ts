@@ -171,6 +171,10 @@ export class StoreChannel implements StoreRunner {
   }
 
   readonly #answered = (message: StoreMessage): void => {
+    if ('bundle' in message) {
+      for (const part of message.bundle) this.#answered(part);
+      return;
+    }
     if ('notice' in message) {
       this.#noticed(message);
       return;

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { STORE_PROTOCOL_VERSION, type StoreChanges, type StoreCommand, type StoreResult } from '../../workers/store-protocol.js';
+import { isPlainRead } from '../../workers/journal/journal-rules-protocol.js';
 import { FlushRefused, type StoreRunner } from './store-channel.js';
 
 /** What the front gets back for a command: the worker's result, or `busy` when the queue was full. */
@@ -36,7 +37,8 @@ interface Waiting {
  * the client keeps one batch in flight and collects the commands that arrive
  * meanwhile (or within the current event-loop turn) into the next.
  * Under load a batch carries many commands for the price of one hop; alone, a
- * command waits for no one.
+ * command waits for no one. With DATA_DIR a plain read may also pass a batch
+ * of writes whose answer the store holds for its flush (BatchingOptions).
  *
  * At most `queueLimit` commands wait; beyond that a command is refused with
  * `busy` before anything is sent, so a refused request changes nothing.
@@ -55,13 +57,31 @@ export type BatchObserver = (commands: number, seconds: number) => void;
  */
 export type ChangesObserver = (changes: StoreChanges) => void;
 
+export interface BatchingOptions {
+  /**
+   * The store holds the answer of a batch made only of writes until the
+   * flush in flight ends (DATA_DIR: workers/journal/answer-hold.ts), so that
+   * under a write load the front sends one batch a flush. A plain read that
+   * comes while only such batches are away then goes at once, in a batch of
+   * its own, which the store answers at once (the held answers first): a
+   * read never waits for a flush it has nothing to do with.
+   */
+  readonly writesHeld?: boolean;
+}
+
 export class BatchingStoreClient implements StoreClient {
   readonly #pool: StoreRunner;
   readonly #queueLimit: number;
   #observe: BatchObserver | undefined;
   #onChanges: ChangesObserver | undefined;
+  readonly #writesHeld: boolean;
   #waiting: Waiting[] = [];
-  #inFlight = false;
+  /** Batches away: one, or (writesHeld) batches of writes and then one with a plain read. */
+  #inFlight = 0;
+  /** A batch away has a plain read in it: it is answered at once, with every batch before it. */
+  #readAway = false;
+  /** A plain read waits in #waiting (tracked with writesHeld only). */
+  #readWaiting = false;
   #flushScheduled = false;
   #onIdle: (() => void)[] = [];
   /** Batches whose journaled answers wait for a flush. */
@@ -69,9 +89,10 @@ export class BatchingStoreClient implements StoreClient {
   /** Forwarded batches at the worker (runForwarded). */
   #forwarding = 0;
 
-  constructor(pool: StoreRunner, queueLimit: number) {
+  constructor(pool: StoreRunner, queueLimit: number, options: BatchingOptions = {}) {
     this.#pool = pool;
     this.#queueLimit = queueLimit;
+    this.#writesHeld = options.writesHeld === true;
   }
 
   /** Commands waiting for the next batch. */
@@ -91,7 +112,8 @@ export class BatchingStoreClient implements StoreClient {
     if (this.#waiting.length >= this.#queueLimit) return Promise.resolve(BUSY);
     return new Promise((resolve) => {
       this.#waiting.push({ command, resolve });
-      if (!this.#inFlight && !this.#flushScheduled) {
+      if (this.#writesHeld && !this.#readWaiting && isPlainRead(command)) this.#readWaiting = true;
+      if (!this.#flushScheduled && this.#maySend()) {
         this.#flushScheduled = true;
         // setImmediate runs after the poll phase, so every request parsed in
         // this turn of the event loop joins the same batch.
@@ -143,20 +165,27 @@ export class BatchingStoreClient implements StoreClient {
     }, failed);
   }
 
+  /** One batch at a time; with writesHeld, also a batch with a plain read while every batch away is writes only (and may be held). */
+  #maySend(): boolean {
+    return this.#inFlight === 0 || (this.#readWaiting && !this.#readAway);
+  }
+
   #idle(): boolean {
-    return !this.#inFlight && this.#waiting.length === 0 && this.#unflushed === 0 && this.#forwarding === 0;
+    return this.#inFlight === 0 && this.#waiting.length === 0 && this.#unflushed === 0 && this.#forwarding === 0;
   }
 
   readonly #flush = (): void => {
     this.#flushScheduled = false;
-    if (this.#inFlight) return;
+    if (!this.#maySend()) return;
     if (this.#waiting.length === 0) {
       if (this.#idle()) for (const resolve of this.#onIdle.splice(0)) resolve();
       return;
     }
     const batch = this.#waiting;
     this.#waiting = [];
-    this.#inFlight = true;
+    this.#inFlight++;
+    if (this.#readWaiting) this.#readAway = true;
+    this.#readWaiting = false;
     const sentAt = this.#observe === undefined ? 0 : performance.now();
     this.#pool.run({ protocol: STORE_PROTOCOL_VERSION, commands: batch.map((waiting) => waiting.command) }).then(
       ({ results, durable, changes }) => {
@@ -199,7 +228,8 @@ export class BatchingStoreClient implements StoreClient {
   }
 
   #afterBatch(): void {
-    this.#inFlight = false;
+    // Answers come in the order their batches went: the last one away is the one with the read.
+    if (--this.#inFlight === 0) this.#readAway = false;
     if (this.#waiting.length === 0) {
       // Nothing to send: #flush tells whoever waits for the client to be idle.
       this.#flush();
@@ -209,8 +239,9 @@ export class BatchingStoreClient implements StoreClient {
     // requests read from the other sockets in the same phase join it. Each
     // batch wakes the other thread each way, which on the test VM costs the
     // front about a hundred microseconds of CPU per batch (bench/RESULTS.md,
-    // "The price of each part of a request"). Nothing else schedules a flush
-    // while a batch is away (send() does not), so none is pending here.
+    // "The price of each part of a request"). A read that came while writes
+    // were away may have scheduled it already (writesHeld).
+    if (this.#flushScheduled) return;
     this.#flushScheduled = true;
     setImmediate(this.#flush);
   }

@@ -10,12 +10,16 @@
  *                                again to see whether there is room
  *
  * A segment is closed once it passes SEGMENT_BYTES and a new one begins at
- * the next flush; segments a snapshot covers are deleted.
+ * the next flush; segments a snapshot covers are deleted. A segment's file is
+ * made longer than its frames ahead of them, in steps of SEGMENT_ROOM_BYTES
+ * of zeros (segment-room.ts): a file whose length is a multiple of it and
+ * whose frames are followed only by zeros ends in room, not in a torn frame.
  */
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 
 export const SEGMENT_BYTES = 64 * 1024 * 1024;
+export const SEGMENT_ROOM_BYTES = 1024 * 1024;
 
 const DIGITS = 20;
 

@@ -20,81 +20,20 @@
  * answers, and writes are refused until a probe finds room again
  * (docs/durability.md, "Disk full").
  */
-import type { StoreBatch, StoreChanges, StoreCommand, StoreResult } from '../store-protocol.js';
+import type { StoreBatch, StoreCommand, StoreResult } from '../store-protocol.js';
 import { STORE_PROTOCOL_VERSION } from '../store-protocol.js';
 import type { StoreDispatch } from '../store-dispatch.js';
 import { isRecorded, journalRuleOf } from './journal-rules.js';
 import { batchEntry, flushPayload } from './journal-entries.js';
+import { FlushGathering } from './flush-gathering.js';
 import { JournalFull, JournalUnreachable } from './journal-errors.js';
+import type { DurableBatch, FlushObserver, GroupCommitOptions, JournalAppender } from './group-commit-ports.js';
 
 const RETRY_MS = 250;
+/** The longest a flush waits for the rest of a group (flush-gathering.ts): a timer's least. */
+const GATHER_MS = 1;
 const JOURNAL_UNAVAILABLE: StoreResult = { kind: 'unavailable', code: 'JOURNAL_UNAVAILABLE' };
 const STORAGE_FULL: StoreResult = { kind: 'unavailable', code: 'STORAGE_FULL' };
-
-/** Where the flushes go: a segment file under DATA_DIR today; the port a shared journal plugs into. */
-export interface JournalAppender {
-  /** Appends one flush, commands `firstSeq` to `lastSeq`; resolves with its bytes once durable. */
-  append(payload: string, firstSeq: number, lastSeq: number): Promise<number>;
-  /** After a JournalFull: resolves once there is room for about `bytes` again; rejects with JournalFull while there is not. */
-  probeRoom?(bytes: number): Promise<void>;
-}
-
-export interface DurableBatch {
-  readonly results: StoreResult[];
-  /**
-   * Indexes of the answers that wait for `durableAt`: the batch's journaled
-   * commands, held reads, and keyed repeats answered from memory (a repeat
-   * must not acknowledge more than the first, which may still be on its way).
-   */
-  readonly journaled: readonly number[];
-  /**
-   * Indexes of plain reads that wait for `durableAt` only so that they show
-   * nothing a writer's step-down could take back (GroupCommitOptions.holdReads):
-   * they may go sooner, once the journal does not answer (reads go on from
-   * memory while PostgreSQL is away: FlushObserver.unreachable).
-   */
-  readonly visible?: readonly number[];
-  /** The sequence of the last command journaled by this batch or before it, when it is not yet on disk; undefined when nothing waits. */
-  readonly durableAt: number | undefined;
-  /** What the batch's writes made (the orders' changes, webhook deliveries): it goes out when its answers do. */
-  readonly changes?: StoreChanges;
-}
-
-export interface FlushObserver {
-  /** Every command up to `seq` is on disk. */
-  flushed(seq: number, commands: number, bytes: number, seconds: number): void;
-  /** A flush failed: what the store holds is no longer what the disk holds. */
-  failed(error: Error): void;
-  /**
-   * A flush was refused for lack of room: the `undone` commands after
-   * `durableSeq` were dropped and the store reloaded to `durableSeq`, which
-   * took `reloadMs`; writes are refused until roomAgain.
-   */
-  full?(durableSeq: number, undone: number, reloadMs: number, reason: string): void;
-  /** A probe found room again after `seconds` full: writes are taken. */
-  roomAgain?(seconds: number): void;
-  /** The journal stopped answering (a flush is being tried again): the reads held only for visibility up to `seq` may go. */
-  unreachable?(seq: number): void;
-}
-
-export interface GroupCommitOptions {
-  /**
-   * Reloads the store to its state after command `durableSeq` (store-reload.ts),
-   * throwing away what it ran beyond. Without it a JournalFull is a failure
-   * like any other.
-   */
-  readonly rollBack?: (durableSeq: number) => void;
-  /** Between two tries of an unreachable journal's flush, or two probes for room. */
-  readonly retryMs?: number;
-  /**
-   * Every read waits, like a write, until what the store ran before it is
-   * durable (DATABASE_URL's writer, which may lose its lease and have to
-   * throw away what it ran beyond the journal: what it showed must be what
-   * the journal holds, as on the followers). Not while writes are refused
-   * (PostgreSQL away): reads go on from memory then.
-   */
-  readonly holdReads?: boolean;
-}
 
 export class GroupCommit {
   readonly #dispatch: StoreDispatch;
@@ -102,6 +41,8 @@ export class GroupCommit {
   readonly #observer: FlushObserver;
   readonly #rollBack: ((durableSeq: number) => void) | undefined;
   readonly #retryMs: number;
+  readonly #appendEnded: () => void;
+  readonly #gathering: FlushGathering;
   readonly #holdReads: boolean;
   #lastSeq: number;
   /** The last command known to be on disk. */
@@ -110,6 +51,7 @@ export class GroupCommit {
   #entries: string[] = [];
   #entriesFirstSeq: number;
   #flushing = false;
+  #appending = false;
   #failed = false;
   /**
    * What every write is answered before it runs, while a flush is being
@@ -128,11 +70,18 @@ export class GroupCommit {
     this.#observer = observer;
     this.#rollBack = options.rollBack;
     this.#retryMs = options.retryMs ?? RETRY_MS;
+    this.#appendEnded = options.appendEnded ?? (() => undefined);
+    this.#gathering = new FlushGathering(options.gatherMs ?? GATHER_MS);
     this.#holdReads = options.holdReads === true;
   }
 
   get lastSeq(): number {
     return this.#lastSeq;
+  }
+
+  /** A flush's append is on its way (not waiting to be tried again): it will end, and `appendEnded` be called. */
+  get appending(): boolean {
+    return this.#appending;
   }
 
   /** The last command known to be on disk. */
@@ -146,23 +95,27 @@ export class GroupCommit {
     return new Promise((resolve) => this.#onSettled.push(resolve));
   }
 
-  runBatch(batch: unknown): DurableBatch {
+  /** `text`: the commands as the JSON text they came in, when they did (PostedBatch). */
+  runBatch(batch: unknown, text?: string): DurableBatch {
     const { protocol, commands } = (batch ?? {}) as Partial<StoreBatch>;
     if (protocol !== STORE_PROTOCOL_VERSION || !Array.isArray(commands)) {
       throw new Error(`store worker speaks protocol ${STORE_PROTOCOL_VERSION}, got a batch it cannot read`);
     }
-    return this.run(commands as readonly StoreCommand[], Date.now());
+    return this.run(commands as readonly StoreCommand[], Date.now(), text);
   }
 
-  /** Runs commands at `atMs` and records those that may change the store (also how recovery finishes charges a crash left out). */
-  run(commands: readonly StoreCommand[], atMs: number): DurableBatch {
+  /**
+   * Runs commands at `atMs` and records those that may change the store (also how recovery finishes charges a crash left out).
+   * When every command is recorded, `text` (their JSON, as they came) is what the journal writes, rather than each again.
+   */
+  run(commands: readonly StoreCommand[], atMs: number, text?: string): DurableBatch {
     if (this.#failed) throw new Error('the journal could not be written; the store takes no more commands');
     const dispatch = this.#dispatch;
     dispatch.clock.set(atMs);
     const results: StoreResult[] = [];
     const held: number[] = [];
+    const recorded: StoreCommand[] = [];
     const visible: number[] = [];
-    const texts: string[] = [];
     const holdReads = this.#holdReads && this.#refusal === undefined;
     for (let index = 0; index < commands.length; index++) {
       const command = commands[index] as StoreCommand;
@@ -175,23 +128,30 @@ export class GroupCommit {
       results.push(result);
       if (isRecorded(rule, result)) {
         held.push(index);
-        texts.push(JSON.stringify(command));
+        recorded.push(command);
       } else if (rule === 'held-read' || result.kind === 'replayed') {
         // A replayed answer came from memory: nothing to record; but it waits like a read of what it repeats.
         held.push(index);
       } else if (holdReads) visible.push(index);
     }
     const changes = dispatch.takeChanges();
-    if (texts.length > 0) {
-      this.#entries.push(batchEntry(atMs, this.#lastSeq + 1, texts));
-      this.#lastSeq += texts.length;
-      if (!this.#flushing) this.#flush();
+    if (recorded.length > 0) {
+      const entryText = text !== undefined && recorded.length === commands.length ? text : `[${recorded.map((command) => JSON.stringify(command)).join(',')}]`;
+      this.#entries.push(batchEntry(atMs, this.#lastSeq + 1, entryText));
+      this.#lastSeq += recorded.length;
+      this.#flushSoon();
     }
     // Writes, held reads and changes wait for the last write recorded, unless it is on disk already.
     const waits = this.#lastSeq > this.#durableSeq && (held.length > 0 || visible.length > 0 || changes !== undefined);
     const answer = { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined, ...(waits && visible.length > 0 ? { visible } : {}) };
     return changes === undefined ? answer : { ...answer, changes };
   }
+
+  /** Starts the next flush, unless one is on its way, or it waits for more (flush-gathering.ts). */
+  readonly #flushSoon = (): void => {
+    if (this.#flushing || this.#entries.length === 0) return;
+    if (!this.#gathering.waits(this.#lastSeq - this.#entriesFirstSeq + 1, this.#flushSoon)) this.#flush();
+  };
 
   #flush(): void {
     const entries = this.#entries;
@@ -200,20 +160,27 @@ export class GroupCommit {
     this.#entries = [];
     this.#entriesFirstSeq = lastSeq + 1;
     this.#flushing = true;
+    this.#gathering.started(lastSeq - firstSeq + 1);
     this.#append(flushPayload(entries), firstSeq, lastSeq, performance.now());
   }
 
   #append(payload: string, firstSeq: number, lastSeq: number, startedAt: number): void {
+    this.#appending = true;
     this.#appender.append(payload, firstSeq, lastSeq).then(
       (bytes) => {
+        this.#appending = false;
+        this.#appendEnded();
         this.#flushing = false;
         this.#refusal = undefined;
         this.#durableSeq = lastSeq;
         this.#observer.flushed(lastSeq, lastSeq - firstSeq + 1, bytes, (performance.now() - startedAt) / 1000);
-        if (this.#entries.length > 0) this.#flush();
+        this.#gathering.ended();
+        if (this.#entries.length > 0) this.#flushSoon();
         else this.#settle();
       },
       (error: unknown) => {
+        this.#appending = false;
+        this.#appendEnded();
         if (error instanceof JournalUnreachable) {
           if (this.#refusal === undefined) this.#observer.unreachable?.(this.#lastSeq);
           this.#refusal = JOURNAL_UNAVAILABLE;
@@ -239,6 +206,7 @@ export class GroupCommit {
     const durableSeq = this.#durableSeq;
     const undone = this.#lastSeq - durableSeq;
     this.#flushing = false;
+    this.#gathering.cancel();
     this.#entries = [];
     this.#lastSeq = durableSeq;
     this.#entriesFirstSeq = durableSeq + 1;
@@ -269,6 +237,7 @@ export class GroupCommit {
 
   #fail(error: unknown): void {
     this.#failed = true;
+    this.#gathering.cancel();
     this.#observer.failed(error instanceof Error ? error : new Error(String(error)));
     this.#settle();
   }

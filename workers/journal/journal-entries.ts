@@ -13,9 +13,9 @@ export interface JournalBatch {
   readonly commands: readonly StoreCommand[];
 }
 
-/** One batch's entry, from commands already in JSON (the store writes them once). */
-export function batchEntry(atMs: number, firstSeq: number, commandTexts: readonly string[]): string {
-  return `[${atMs},${firstSeq},[${commandTexts.join(',')}]]`;
+/** One batch's entry, from its commands already in JSON, as one list (the store writes them once, or takes the text they came in). */
+export function batchEntry(atMs: number, firstSeq: number, commandsText: string): string {
+  return `[${atMs},${firstSeq},${commandsText}]`;
 }
 
 export function flushPayload(entries: readonly string[]): string {

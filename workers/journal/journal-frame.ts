@@ -6,6 +6,7 @@
  * decides whether that is a tail to cut or damage in the middle.
  */
 import { crc32 } from 'node:zlib';
+import { SEGMENT_ROOM_BYTES } from './data-dir-layout.js';
 
 export const FRAME_HEADER_BYTES = 8;
 
@@ -24,6 +25,12 @@ export function encodeFrame(payload: string): Buffer {
 export type FrameStop =
   /** The file ends cleanly after the last whole frame. */
   | { readonly kind: 'end' }
+  /**
+   * Only zeros follow the last whole frame, from `offset` to an end at a
+   * multiple of SEGMENT_ROOM_BYTES: room the writer made for frames to come
+   * (segment-room.ts), where the next frame is written.
+   */
+  | { readonly kind: 'room'; readonly offset: number }
   /**
    * The frame at `offset` is not whole or not intact. `tail` says whether
    * nothing readable follows it (the frame runs past the end, or it is the
@@ -62,10 +69,13 @@ export function readFrames(file: Buffer): FrameScan {
   const payloads: string[] = [];
   let offset = 0;
   while (offset < file.length) {
+    // Only zeros after the frame's claimed end: a write torn in the segment's room (segment-room.ts).
     const bad = (reason: string, end: number): FrameScan => ({
       payloads,
-      stop: { kind: 'bad', offset, reason, tail: (end >= file.length || onlyZeros(file.subarray(offset))) && !goodFrameAfter(file, offset) },
+      stop: { kind: 'bad', offset, reason, tail: (end >= file.length || onlyZeros(file.subarray(offset)) || onlyZeros(file.subarray(end))) && !goodFrameAfter(file, offset) },
     });
+    // A frame's first byte may be 0 too (a length of 256): only a run of zeros to a room-sized end is room.
+    if (file[offset] === 0 && file.length % SEGMENT_ROOM_BYTES === 0 && onlyZeros(file.subarray(offset))) return { payloads, stop: { kind: 'room', offset } };
     if (offset + FRAME_HEADER_BYTES > file.length) return bad('a frame header cut short', file.length);
     const length = file.readUInt32LE(offset);
     const end = offset + FRAME_HEADER_BYTES + length;

@@ -74,7 +74,7 @@ export function readJournal(dataDir: string, afterSeq: number, { cutTornTail, up
     if (firstSeq > lastSeq + 1) throw new JournalDamage(`${path} begins at command ${firstSeq}, but the journal before it ends at command ${lastSeq}; refusing to start with a gap`);
     const file = readFileSync(path);
     const { payloads, stop } = readFrames(file);
-    let length = file.length;
+    let length = stop.kind === 'room' ? stop.offset : file.length;
     if (stop.kind === 'bad') {
       const isNewest = next === undefined || next > upToSeq;
       if (!isNewest || !stop.tail) throw new JournalDamage(`${path} is damaged at byte ${stop.offset} (${stop.reason}) with journal data after it; refusing to start rather than lose acknowledged writes`);

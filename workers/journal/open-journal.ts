@@ -76,8 +76,8 @@ export interface OpenJournal {
   readonly compaction: Compaction;
 }
 
-/** Throws JournalDamage, SettingsMismatch or StoreStateMismatch when the store must not start. */
-export function openJournal(dispatch: StoreDispatch, dataDir: string, notify: (notice: StoreNotice) => void): OpenJournal {
+/** Throws JournalDamage, SettingsMismatch or StoreStateMismatch when the store must not start. `appendEnded`: GroupCommitOptions'. */
+export function openJournal(dispatch: StoreDispatch, dataDir: string, notify: (notice: StoreNotice) => void, appendEnded?: () => void): OpenJournal {
   const started = performance.now();
   mkdirSync(journalDir(dataDir), { recursive: true });
   mkdirSync(snapshotDir(dataDir), { recursive: true });
@@ -115,7 +115,7 @@ export function openJournal(dispatch: StoreDispatch, dataDir: string, notify: (n
         if (finishChargesLeftOut(dispatch, commit) > 0) chargesFinishedAt = commit.lastSeq;
       },
     },
-    { rollBack: (durableSeq) => reloadStore(dispatch, history, durableSeq) },
+    { rollBack: (durableSeq) => reloadStore(dispatch, history, durableSeq), ...(appendEnded === undefined ? {} : { appendEnded }) },
   );
   const chargesReleased = finishChargesLeftOut(dispatch, commit);
   if (chargesReleased > 0) chargesFinishedAt = commit.lastSeq;

@@ -16,14 +16,14 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomInt } from 'node:crypto';
 import { runToExit, startService, type RunningService, type ServiceOptions } from '../../helpers/service/service.js';
 import { call, listProducts } from '../../helpers/api/product-api.js';
-import { createInTurn, segmentOf, tempDir } from '../../helpers/faults/journal-files.js';
+import { createInTurn, framesOf, segmentOf, tempDir, type FrameSpan } from '../../helpers/faults/journal-files.js';
 import { DiskFullWriters, ledgerViolations, readWhile } from '../../helpers/faults/disk-full-writers.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { seededRandom } from '../../helpers/seeded-random.js';
@@ -130,6 +130,8 @@ test('a start that must cut a torn tail on a disk with no room: exit 2, one line
   await createInTurn(first, ['one', 'two']);
   await first.stop();
   const segment = segmentOf(dataDir);
+  // Torn where a flush is written: after the last frame, in place of the room made ahead of it.
+  truncateSync(segment, (framesOf(readFileSync(segment)).at(-1) as FrameSpan).end);
   appendFileSync(segment, Buffer.from([7, 0, 0]));
   const size = statSync(segment).size;
   const control = join(tempDir(t, 'catalogue-disk-fault-'), 'fault');

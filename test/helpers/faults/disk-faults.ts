@@ -103,7 +103,9 @@ fs.write = keepSymbols(function (this: unknown, ...args: unknown[]) {
   if (!tornFds.has(fd) && ArrayBuffer.isView(buffer) && typeof length === 'number' && length > 1) {
     // A disk that fills in the middle of a write: the first half lands (synced, with O_DSYNC), the rest is refused.
     tornFds.add(fd);
-    (write as (...all: unknown[]) => void).apply(this, [fd, buffer, offset, Math.floor(length / 2), null, callback]);
+    // At the write's own position (a segment's flush is written at the end of its frames, into room made ahead: segment-room.ts).
+    const position = args.length > 5 ? args[4] : null;
+    (write as (...all: unknown[]) => void).apply(this, [fd, buffer, offset, Math.floor(length / 2), position, callback]);
     return;
   }
   tornFds.delete(fd);

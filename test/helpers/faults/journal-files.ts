@@ -40,10 +40,13 @@ export interface FrameSpan {
   readonly end: number;
 }
 
-/** The frames of an intact segment, by the format (and their checksums checked, so the test knows the file was whole). */
+/** Whether only zeros are left from `offset`: the room a segment has made for frames to come (workers/journal/segment-room.ts). */
+const onlyZerosFrom = (file: Buffer, offset: number): boolean => file.subarray(offset).every((byte) => byte === 0);
+
+/** The frames of an intact segment, by the format (and their checksums checked, so the test knows the file was whole), up to its room. */
 export function framesOf(file: Buffer): FrameSpan[] {
   const frames: FrameSpan[] = [];
-  for (let offset = 0; offset < file.length; ) {
+  for (let offset = 0; offset < file.length && !onlyZerosFrom(file, offset); ) {
     const length = file.readUInt32LE(offset);
     const end = offset + 8 + length;
     if (end > file.length || crc32(file.subarray(offset + 8, end)) !== file.readUInt32LE(offset + 4)) throw new Error(`segment not intact at ${offset}`);

@@ -44,6 +44,8 @@ export interface InProcessOptions extends ServiceOptions {
   readonly webhookClock?: () => number;
   /** How the webhook sender resolves host names (a name that resolves to a private address). */
   readonly webhookResolver?: WebhookResolver;
+  /** Node's options for the store worker's thread: a preloaded fault (faults/paused-disk.ts), say. */
+  readonly storeWorkerArgs?: readonly string[];
 }
 
 /** What every test needs of a running service, in-process or not. */
@@ -142,7 +144,7 @@ export async function startInProcess(options: InProcessOptions = {}): Promise<Se
   let logs = '';
   const log = createLogger(config.logLevel, (line) => (logs += line));
   const handle = await startServiceInProcess(config, log, {
-    worker: { filename: BUILT_WORKER, execArgv: [] },
+    worker: { filename: BUILT_WORKER, execArgv: [...(options.storeWorkerArgs ?? [])] },
     ...(options.cardProcessor === undefined ? {} : { cardProcessor: options.cardProcessor }),
     ...(options.webhookClock === undefined ? {} : { webhookClock: options.webhookClock }),
     ...(options.webhookResolver === undefined ? {} : { webhookResolver: options.webhookResolver }),

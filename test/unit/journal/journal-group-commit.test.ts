@@ -7,7 +7,8 @@
 import test from 'ava';
 import { StoreDispatch } from '../../../workers/store-dispatch.js';
 import { STORE_PROTOCOL_VERSION, type StoreCommand } from '../../../workers/store-protocol.js';
-import { GroupCommit, type JournalAppender } from '../../../workers/journal/group-commit.js';
+import { GroupCommit } from '../../../workers/journal/group-commit.js';
+import type { JournalAppender } from '../../../workers/journal/group-commit-ports.js';
 import { JournalUnreachable } from '../../../workers/journal/journal-errors.js';
 import { parsePayload } from '../../../workers/journal/journal-entries.js';
 import { replay } from '../../../workers/journal/replay.js';
@@ -97,6 +98,22 @@ test('a failed flush is reported once and the store takes no more commands', asy
   await Promise.resolve();
   t.is(failures.length, 1);
   t.throws(() => commit.runBatch(batch({ kind: 'product.list' })), { message: /journal could not be written/ });
+});
+
+test('a batch of writes only is journaled as the JSON text it came in, which replays as each command written again would', async (t) => {
+  const payloads: string[] = [];
+  const appender: JournalAppender = { append: (payload) => Promise.resolve(payloads.push(payload)) };
+  const commands = [create('Alpha'), { kind: 'product.delete', id: 3 } as const, create('Beta')];
+  const text = JSON.stringify(commands);
+  const commit = new GroupCommit(new StoreDispatch(OPTIONS), appender, 0, observed().observer, { gatherMs: 0 });
+  commit.runBatch(batch(...commands), text);
+  await Promise.resolve();
+  commit.runBatch(batch(create('Gamma'), { kind: 'product.list' }), JSON.stringify([create('Gamma'), { kind: 'product.list' }]));
+  await Promise.resolve();
+  const written = payloads.flatMap((payload) => parsePayload(payload));
+  t.true(payloads[0]?.includes(text), 'the text as it came');
+  t.deepEqual(written[0]?.commands, commands);
+  t.deepEqual(written[1]?.commands, [create('Gamma')], 'a batch with a read in it: only its writes, each written again');
 });
 
 test('holdReads (a cluster writer): a read waits like a write while a flush is away, apart from the writes (visible); once the journal does not answer, the held reads are released and the next reads wait for nothing', async (t) => {

@@ -57,3 +57,59 @@ test('a journaled answer whose flush failed is never given out: it fails', async
   flush.fail(new Error('ENOSPC: no space left on device'));
   t.like(await written, { kind: 'failed' });
 });
+
+/** A store that answers each batch when the test says, first in first out, and the kinds of every batch it was sent. */
+function storeAnsweringLater(): { pool: StoreRunner; sent: string[][]; answerNext: () => void } {
+  const sent: string[][] = [];
+  const answers: (() => void)[] = [];
+  const pool: StoreRunner = {
+    run: ({ commands }) =>
+      new Promise((resolve) => {
+        sent.push(commands.map((command) => command.kind));
+        answers.push(() => resolve({ results: commands.map((): StoreResult => ({ kind: 'empty' })) }));
+      }),
+  };
+  return { pool, sent, answerNext: () => answers.shift()?.() };
+}
+
+async function turns(): Promise<void> {
+  for (let turn = 0; turn < 5; turn++) await nextTurn();
+}
+
+test('writesHeld (DATA_DIR, the store holds a batch of writes for its flush): a read goes at once past the batch of writes away, with what waits; nothing more until the read\'s batch is answered', async (t) => {
+  const { pool, sent, answerNext } = storeAnsweringLater();
+  const client = new BatchingStoreClient(pool, 100, { writesHeld: true });
+  const replies = [client.send({ kind: 'product.delete', id: 2 })];
+  await turns();
+  replies.push(client.send({ kind: 'product.delete', id: 3 }));
+  await turns();
+  t.deepEqual(sent, [['product.delete']], 'a write waits for the batch away');
+  replies.push(client.send({ kind: 'product.get', id: 1 }));
+  await turns();
+  t.deepEqual(sent, [['product.delete'], ['product.delete', 'product.get']], 'a read does not');
+  replies.push(client.send({ kind: 'product.list' }));
+  await turns();
+  t.is(sent.length, 2, 'a batch with a read is away: it is answered at once, and the next read waits for it');
+  answerNext();
+  answerNext();
+  await turns();
+  t.deepEqual(sent[2], ['product.list']);
+  answerNext();
+  t.is((await Promise.all(replies)).length, 4);
+  await client.whenIdle();
+});
+
+test('without writesHeld (in memory, DATABASE_URL) a read waits for the batch away like any command: one batch at a time', async (t) => {
+  const { pool, sent, answerNext } = storeAnsweringLater();
+  const client = new BatchingStoreClient(pool, 100);
+  const replies = [client.send({ kind: 'product.delete', id: 2 })];
+  await turns();
+  replies.push(client.send({ kind: 'product.get', id: 1 }));
+  await turns();
+  t.deepEqual(sent, [['product.delete']]);
+  answerNext();
+  await turns();
+  t.deepEqual(sent, [['product.delete'], ['product.get']]);
+  answerNext();
+  t.is((await Promise.all(replies)).length, 2);
+});

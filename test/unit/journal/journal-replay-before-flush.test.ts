@@ -11,7 +11,8 @@
  */
 import test from 'ava';
 import { StoreDispatch } from '../../../workers/store-dispatch.js';
-import { GroupCommit, type JournalAppender } from '../../../workers/journal/group-commit.js';
+import { GroupCommit } from '../../../workers/journal/group-commit.js';
+import type { JournalAppender } from '../../../workers/journal/group-commit-ports.js';
 import type { StoreCommand } from '../../../workers/store-protocol.js';
 
 /** A disk that never finishes a flush: everything run after the first stays not durable. */

@@ -18,7 +18,8 @@ import { deserialize, serialize } from 'node:v8';
 import { StoreDispatch } from '../../../workers/store-dispatch.js';
 import type { StoreResult } from '../../../workers/store-protocol.js';
 import type { StoreWorkerData } from '../../../workers/store-start-protocol.js';
-import { GroupCommit, type JournalAppender } from '../../../workers/journal/group-commit.js';
+import { GroupCommit } from '../../../workers/journal/group-commit.js';
+import type { JournalAppender } from '../../../workers/journal/group-commit-ports.js';
 import { JournalFull } from '../../../workers/journal/journal-errors.js';
 import { journalRuleOf } from '../../../workers/journal/journal-rules.js';
 import { parsePayload, type JournalBatch } from '../../../workers/journal/journal-entries.js';
@@ -155,7 +156,8 @@ async function runWithFullDisk(options: StoreWorkerData, batches: readonly Gener
     for (const generated of batch.commands) {
       const command = concrete(generated, atMs, live.parts);
       const refusing = full && journalRuleOf(live.parts, command) === 'write';
-      const [result] = commit.run([command], atMs).results;
+      // As the worker runs a batch: with the JSON text it came in, which the journal writes when every command in it is recorded.
+      const [result] = commit.run([command], atMs, JSON.stringify([command])).results;
       if (refusing && !isDeepStrictEqual(result, { kind: 'unavailable', code: 'STORAGE_FULL' } satisfies StoreResult)) {
         return { when: `${command.kind} while the disk was full`, live: result, replayed: 'STORAGE_FULL' };
       }
@@ -178,7 +180,10 @@ async function runWithFullDisk(options: StoreWorkerData, batches: readonly Gener
   }
   disk.roomy = true;
   await until(() => !full);
-  while (disk.flushing) {
+  // A flush may wait a moment for more commands (flush-gathering.ts): settled means everything recorded is on the disk.
+  let settled = false;
+  void commit.whenSettled().then(() => (settled = true));
+  while (!settled) {
     disk.settle(true);
     await turn();
   }

@@ -9,7 +9,8 @@
 import test from 'ava';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { StoreDispatch } from '../../../workers/store-dispatch.js';
-import { GroupCommit, type JournalAppender } from '../../../workers/journal/group-commit.js';
+import { GroupCommit } from '../../../workers/journal/group-commit.js';
+import type { JournalAppender } from '../../../workers/journal/group-commit-ports.js';
 import type { StoreChanges, StoreCommand, StoreResult } from '../../../workers/store-protocol.js';
 import { BatchingStoreClient, type StoreRunner } from '../../../src/store/store-client.js';
 import type { BatchAnswer } from '../../../src/store/store-channel.js';

@@ -15,7 +15,7 @@
  * have committed before the link broke, so a retry that inserts nothing
  * looks for its row: there with this writer's term, it was this flush.
  */
-import type { JournalAppender } from '../group-commit.js';
+import type { JournalAppender } from '../group-commit-ports.js';
 import { JournalUnreachable } from '../journal-errors.js';
 import { parsePayload, type JournalBatch } from '../journal-entries.js';
 import { JournalDamage } from '../journal-reader.js';
