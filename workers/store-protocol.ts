@@ -31,7 +31,7 @@ import type { WebhookCommand, WebhookSends } from './webhooks/webhook-protocol.j
 import type { RefreshCommand, RefreshHolder } from './refresh-tokens/refresh-protocol.js';
 
 /** Bumped whenever a command or result changes shape. */
-export const STORE_PROTOCOL_VERSION = 15;
+export const STORE_PROTOCOL_VERSION = 16;
 
 /** Every command the store runs: one union member per domain (and any of them run under an idempotency key). */
 export type StoreCommand =
