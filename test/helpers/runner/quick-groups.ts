@@ -17,7 +17,7 @@ import { join } from 'node:path';
 const BUILD = 'build';
 const ROOMS = ['test/unit', 'test/http'];
 /** Small enough that one group's tests, all started at once, keep its event loop responsive. */
-const FILES_PER_GROUP = 7;
+const FILES_PER_GROUP = 12;
 const OUT = join(BUILD, 'quick');
 
 /** Compiled test files under `folder` (relative to build/), sorted, subfolders included. */
