@@ -1,7 +1,6 @@
-// `npm run test:quick`: the in-process rooms (test/unit/, test/http/) in groups of a few
-// files per process (test/helpers/runner/quick-groups.ts writes them into build/quick/),
-// property and fuzz tests at a quarter of their cases (test/helpers/property-runs.ts).
-// `npm test` (ava.compiled.config.js) runs every file in a process of its own, every case.
+// `npm run test:quick`: the in-process rooms only, in the groups `npm test` runs them in
+// (test/helpers/runner/room-groups.ts writes them into build/groups/), property and fuzz
+// tests at a quarter of their cases (test/helpers/property-runs.ts).
 import compiled from './ava.compiled.config.js';
 
-export default { ...compiled, files: ['build/quick/*.test.js'], environmentVariables: { PROPERTY_RUNS_SCALE: '0.25' } };
+export default { ...compiled, files: ['build/groups/*.test.js'], environmentVariables: { PROPERTY_RUNS_SCALE: '0.25' } };

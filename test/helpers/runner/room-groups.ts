@@ -1,15 +1,17 @@
 /**
- * Writes the groups `npm run test:quick` runs: build/quick/<room>-<folder>-<n>.test.js,
- * each importing up to FILES_PER_GROUP compiled test files of one folder of
- * test/unit/ or test/http/ (run after `npm run build:tests`, from the project root).
+ * Writes the groups in which `npm test` and `npm run test:quick` run the
+ * in-process rooms: build/groups/<room>-<folder>-<n>.test.js, each importing
+ * up to FILES_PER_GROUP compiled test files of one folder of test/unit/ or
+ * test/http/ (run after `npm run build:tests`, from the project root). The
+ * process and fault rooms keep a process per file (ava.suite.config.js).
  *
  * Why groups: ava runs every test file in a process of its own, and starting
  * one (Node, then ava's own modules) costs about 0.24 s of CPU before the
  * first test; the service's modules, the OpenAPI validator's compiled
- * schemas and the like are loaded again in each. For 134 files that was
- * about a third of the quick set's CPU. A group pays it once for several
- * files of one concern. `npm test` keeps one process per file, the stricter
- * isolation, so a test that leans on a process of its own still shows there.
+ * schemas and the like are loaded again in each. For the 134 in-process
+ * files that was about a third of their CPU. A group pays it once for
+ * several files of one concern. One file alone still runs in a process of
+ * its own (ava.compiled.config.js), as docs/testing.md says.
  */
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +20,7 @@ const BUILD = 'build';
 const ROOMS = ['test/unit', 'test/http'];
 /** Small enough that one group's tests, all started at once, keep its event loop responsive. */
 const FILES_PER_GROUP = 12;
-const OUT = join(BUILD, 'quick');
+const OUT = join(BUILD, 'groups');
 
 /** Compiled test files under `folder` (relative to build/), sorted, subfolders included. */
 function testFiles(folder: string): string[] {
@@ -43,4 +45,4 @@ for (const room of ROOMS) {
     }
   }
 }
-console.log(`test:quick: ${groups} groups of at most ${FILES_PER_GROUP} test files in ${OUT}/`);
+console.log(`${groups} groups of at most ${FILES_PER_GROUP} in-process test files in ${OUT}/`);
