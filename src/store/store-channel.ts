@@ -112,6 +112,9 @@ interface AwaitingFlush {
  * task; once the worker's thread has gone (its port closes), every batch
  * still away, and every one sent later, fails.
  */
+/** The most notices kept for a listener not yet there. */
+const EARLY_NOTICES = 256;
+
 export class StoreChannel implements StoreRunner {
   readonly #port: MessagePort;
   #pending: Pending[] = [];
@@ -121,6 +124,12 @@ export class StoreChannel implements StoreRunner {
   #journalFailed: Error | undefined;
   #closed: Error | undefined;
   #onNotice: NoticeListener | undefined;
+  /**
+   * Notices that came before the service listened: the store runs from the
+   * moment it started, and a small store's text index (a restart from a
+   * snapshot) is built before the front has wired its metrics and log.
+   */
+  #early: StoreNotice[] | undefined = [];
 
   constructor(port: MessagePort) {
     this.#port = port;
@@ -129,8 +138,12 @@ export class StoreChannel implements StoreRunner {
     port.unref();
   }
 
+  /** The service's listener; it is told first of the notices that came before it. */
   listen(listener: NoticeListener): void {
     this.#onNotice = listener;
+    const early = this.#early ?? [];
+    this.#early = undefined;
+    for (const notice of early) listener(notice);
   }
 
   run(batch: StoreBatch): Promise<BatchAnswer> {
@@ -229,7 +242,9 @@ export class StoreChannel implements StoreRunner {
     } else if (notice.notice === 'stepped-down') {
       this.#refuseAfter(notice.seq, new FlushRefused('WRITER_UNAVAILABLE', `the writer lost its lease: commands after ${notice.seq} were never appended`));
     }
-    this.#onNotice?.(notice);
+    if (this.#onNotice !== undefined) this.#onNotice(notice);
+    // A bound, in case nothing ever listens (a test's bare channel): the oldest are dropped.
+    else if (this.#early !== undefined && this.#early.push(notice) > EARLY_NOTICES) this.#early.shift();
   }
 
   /** Everything after `durableSeq` was undone: those answers, and the changes held with them, never go out. */

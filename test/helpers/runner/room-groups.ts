@@ -13,7 +13,7 @@
  * several files of one concern. One file alone still runs in a process of
  * its own (ava.compiled.config.js), as docs/testing.md says.
  */
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const BUILD = 'build';
@@ -30,6 +30,9 @@ function testFiles(folder: string): string[] {
     .sort();
 }
 
+/** A hook that runs around each test would run around every test of the group, other files' too. */
+const PER_TEST_HOOK = /\btest(\.serial)?\.(beforeEach|afterEach)\b/;
+
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT);
 let groups = 0;
@@ -38,6 +41,8 @@ for (const room of ROOMS) {
   const loose = readdirSync(join(BUILD, room)).filter((name) => name.endsWith('.test.js')).map((name) => `${room}/${name}`);
   const sets: [string, string[]][] = [[room.replace('test/', ''), loose], ...folders.map((folder): [string, string[]] => [`${room.replace('test/', '')}-${folder}`, testFiles(`${room}/${folder}`)])];
   for (const [name, files] of sets) {
+    const hooked = files.find((file) => PER_TEST_HOOK.test(readFileSync(join(BUILD, file), 'utf8')));
+    if (hooked !== undefined) throw new Error(`${hooked} has a beforeEach or afterEach hook, which would run around every test of its group: start what each test needs in the test`);
     for (let start = 0; start < files.length; start += FILES_PER_GROUP) {
       const imports = files.slice(start, start + FILES_PER_GROUP).map((file) => `import '../${file}';\n`);
       writeFileSync(join(OUT, `${name}-${start / FILES_PER_GROUP + 1}.test.js`), imports.join(''));

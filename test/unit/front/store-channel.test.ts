@@ -115,3 +115,24 @@ test('a full disk (DATA_DIR): answers held past the durable end are refused STOR
   await client.whenIdle();
   t.deepEqual(published, [changes(1)], 'the undone write\'s change never reaches the streams');
 });
+
+test('notices that come before the service listens are told to it once it does, in order, then notices as they come', async (t) => {
+  const { port1, port2 } = new MessageChannel();
+  const channel = new StoreChannel(port1);
+  t.teardown(() => channel.close());
+  const early: StoreNotice[] = [
+    { notice: 'indexes-built', milliseconds: 3 },
+    { notice: 'snapshot', seq: 7, atMs: 1, bytes: 100 },
+  ];
+  for (const notice of early) port2.postMessage(notice);
+  // A batch's answer after them: by then both have reached the channel.
+  port2.on('message', (sent: PostedBatch) => port2.postMessage((JSON.parse(sent.commands as string) as StoreCommand[]).flatMap(() => ['1', undefined])));
+  await channel.run(batch({ kind: 'product.list' }));
+  const heard: StoreNotice[] = [];
+  channel.listen((notice) => heard.push(notice));
+  t.deepEqual(heard, early);
+  const later: StoreNotice = { notice: 'indexes-built', milliseconds: 5 };
+  port2.postMessage(later);
+  await channel.run(batch({ kind: 'product.list' }));
+  t.deepEqual(heard, [...early, later]);
+});
