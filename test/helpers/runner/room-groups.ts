@@ -37,9 +37,11 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT);
 let groups = 0;
 for (const room of ROOMS) {
-  const folders = readdirSync(join(BUILD, room)).filter((name) => statSync(join(BUILD, room, name)).isDirectory());
-  const loose = readdirSync(join(BUILD, room)).filter((name) => name.endsWith('.test.js')).map((name) => `${room}/${name}`);
-  const sets: [string, string[]][] = [[room.replace('test/', ''), loose], ...folders.map((folder): [string, string[]] => [`${room.replace('test/', '')}-${folder}`, testFiles(`${room}/${folder}`)])];
+  const entries = readdirSync(join(BUILD, room));
+  const prefix = room.replace('test/', '');
+  const folders = entries.filter((name) => statSync(join(BUILD, room, name)).isDirectory());
+  const loose = entries.filter((name) => name.endsWith('.test.js')).map((name) => `${room}/${name}`);
+  const sets: [string, string[]][] = [[prefix, loose], ...folders.map((folder): [string, string[]] => [`${prefix}-${folder}`, testFiles(`${room}/${folder}`)])];
   for (const [name, files] of sets) {
     const hooked = files.find((file) => PER_TEST_HOOK.test(readFileSync(join(BUILD, file), 'utf8')));
     if (hooked !== undefined) throw new Error(`${hooked} has a beforeEach or afterEach hook, which would run around every test of its group: start what each test needs in the test`);
