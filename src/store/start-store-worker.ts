@@ -56,6 +56,8 @@ export async function startStoreWorker(
     // Piscina's default parks an idle worker in Atomics.wait, which would
     // block its event loop, and with it the port the batches come on.
     atomics: 'disabled',
+    // Piscina's run and wait time histograms: one task per worker's life makes them meaningless, and each costs a start.
+    recordTiming: false,
     workerData,
   });
   const { port1, port2 } = new MessageChannel();
