@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
+import type { LookupFunction, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { Agent, Dispatcher } from 'undici';
+import type { Agent, buildConnector, Dispatcher } from 'undici';
 import { literalAddress, refusedAddress, refusedKind } from './address-safety.js';
 
 /**
@@ -138,6 +138,18 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
   }
 }
 
+/** The agent, and the connections it is still making (close() cuts them). */
+interface HttpClient {
+  readonly agent: Agent;
+  readonly connecting: Set<Socket>;
+}
+
+/** undici's connector returns the socket it makes, though its type says void. */
+type ReturningConnector = (options: buildConnector.Options, callback: buildConnector.Callback) => Socket;
+
+/** An attempt that a close cut before it began. */
+const CUT: AttemptResult = { kind: 'failed', error: 'the sender stopped before the attempt', unreachable: false };
+
 /**
  * The sender's HTTP client: one undici Agent for every endpoint, at most
  * `connections` per origin, kept alive between attempts; no redirect is
@@ -150,8 +162,8 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
  * tenth of a second its loading costs.
  */
 export class WebhookHttp {
-  #agent: Agent | undefined;
-  #loading: Promise<Agent> | undefined;
+  #client: HttpClient | undefined;
+  #loading: Promise<HttpClient> | undefined;
   readonly #options: WebhookHttpOptions;
   /** Each endpoint's URL taken apart once. */
   readonly #targets = new Map<string, { readonly origin: string; readonly path: string; readonly refused: string | undefined }>();
@@ -164,10 +176,12 @@ export class WebhookHttp {
   attempt(url: string, headers: readonly string[], body: string): Promise<AttemptResult> {
     const target = this.#target(url);
     if (target.refused !== undefined) return Promise.resolve({ kind: 'failed', error: target.refused, unreachable: true });
-    const agent = this.#agent;
+    const agent = this.#client?.agent;
     if (agent === undefined) {
-      return this.#load().then(
-        () => this.attempt(url, headers, body),
+      const loading = this.#load();
+      return loading.then(
+        // Closed while it loaded (a stop): the attempt is cut, as one under way would be, and no new client is made for it.
+        (client) => (this.#client === client ? this.attempt(url, headers, body) : CUT),
         (error: unknown): AttemptResult => ({ kind: 'failed', error: `the HTTP client could not be loaded: ${String(error)}`, unreachable: false }),
       );
     }
@@ -190,22 +204,35 @@ export class WebhookHttp {
   async close(): Promise<void> {
     const loading = this.#loading;
     this.#loading = undefined;
-    this.#agent = undefined;
-    await (await loading)?.destroy();
+    this.#client = undefined;
+    const client = await loading;
+    if (client === undefined) return;
+    await client.agent.destroy();
+    // undici's destroy leaves a connection still being made to its connect time-out (a receiver that never answers the SYN: 10 s).
+    for (const socket of client.connecting) socket.destroy(new Error('the webhook sender stopped'));
   }
 
-  #load(): Promise<Agent> {
-    const loading = (this.#loading ??= import('undici').then(({ Agent }) => {
+  #load(): Promise<HttpClient> {
+    const loading = (this.#loading ??= import('undici').then(({ Agent, buildConnector: connectorFor }) => {
       const { timeoutMs, connections, allowPrivate, resolve = systemResolver } = this.#options;
+      const connecting = new Set<Socket>();
+      const connector = connectorFor({ timeout: timeoutMs, lookup: checkingLookup(resolve, allowPrivate) }) as ReturningConnector;
       const agent = new Agent({
         connections,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        connect: { timeout: timeoutMs, lookup: checkingLookup(resolve, allowPrivate) },
+        connect: (options, callback) => {
+          const socket = connector(options, (...result) => {
+            connecting.delete(socket);
+            callback(...result);
+          });
+          connecting.add(socket);
+        },
       });
+      const client = { agent, connecting };
       // Closed while it loaded: close() destroys it, and the next attempt loads another.
-      if (this.#loading === loading) this.#agent = agent;
-      return agent;
+      if (this.#loading === loading) this.#client = client;
+      return client;
     }));
     return loading;
   }
