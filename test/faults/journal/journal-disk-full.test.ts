@@ -16,7 +16,7 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +51,13 @@ async function startFaulty(t: ExecutionContext, dataDir: string, env: Readonly<R
   const control = join(tempDir(t, 'catalogue-disk-fault-'), 'fault');
   const service = await startService({ env: { DATA_DIR: dataDir, STRICT: '1', LOG_LEVEL: 'info', CATALOGUE_DISK_FAULT: control, ...env }, nodeArgs: injectorArgs() });
   t.teardown(() => service.stop('SIGKILL'));
-  return { service, inject: (code) => writeFileSync(control, code), lift: () => rmSync(control, { force: true }) };
+  // The fault is named by a rename, never a write in place: the service reads the file at every
+  // journal write, and one read between its creation and its text once made an EIO of an ENOSPC.
+  const inject = (code: 'ENOSPC' | 'EIO'): void => {
+    writeFileSync(`${control}.next`, code);
+    renameSync(`${control}.next`, control);
+  };
+  return { service, inject, lift: () => rmSync(control, { force: true }) };
 }
 
 async function restartOn(t: ExecutionContext, dataDir: string, options: ServiceOptions = {}): Promise<RunningService> {

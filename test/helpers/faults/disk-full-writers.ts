@@ -36,7 +36,7 @@ export class DiskFullWriters {
   /**
    * Counts resume()s. A refusal pauses the writers only if its request was sent since the last
    * one: a request sent while the disk was full may be answered just after a resume, and a pause
-   * set then would hold every writer with no refusal left to come (1 run in 20 of the disk-full test).
+   * set then would hold every writer with no refusal left to come.
    */
   #resumes = 0;
   #running: Promise<void>[] = [];
