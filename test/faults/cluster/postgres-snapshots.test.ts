@@ -16,7 +16,7 @@ import { holdLock, untilWaitingOnLock } from '../../helpers/faults/postgres-lock
 import type { RunningService } from '../../helpers/service/service.js';
 import { converged, created, secretsIn } from '../../helpers/faults/cluster-writes.js';
 import { recoveryLineOf, SMALL_SNAPSHOT_BYTES } from '../../helpers/faults/snapshot-files.js';
-import { waitForAnswer } from '../../helpers/wait-for.js';
+import { waitFor, waitForAnswer } from '../../helpers/wait-for.js';
 import { SHOP_ENV, adminKey, newCustomer } from '../../helpers/api/people-api.js';
 import { newAddress, placeOrder } from '../../helpers/api/order-api.js';
 import { openEvents, type StreamEvent } from '../../helpers/api/event-stream-client.js';
@@ -65,7 +65,8 @@ test('the writer snapshots into PostgreSQL and drops what the older snapshot cov
   const second = await writeUntil(database, writer, 'second', (now) => now.snapshots.length > 0 && now.snapshots[0] !== first.snapshots[0]);
   t.is(second.snapshots.length, 1, 'the newest snapshot only');
   t.is(second.firstRow, (first.snapshots[0] ?? 0) + 1, "the rows the older snapshot covered are gone; those after it stay for followers that lag");
-  t.regex(writer.stderr(), /"msg":"journal: snapshot written"/);
+  // The row is in PostgreSQL before the writer's front hears of it and logs it: the line may come a moment later.
+  await waitFor('the snapshot\'s log line', () => /"msg":"journal: snapshot written"/.test(writer.stderr()));
 
   // The compactor works in the background: a snapshot that the last writes asked for may still
   // land (1 run in 20 beside a busy core), before the newcomer starts or while it does.
@@ -112,7 +113,8 @@ test('a follower paused while two snapshots go by finds the rows it needed dropp
   t.like(health, { role: 'follower', reloads: 1, stepDowns: 0 });
   t.true(health.appliedSeq > Number(lastOfPause), 'it applies what came after the reload');
   t.is(behind.child.exitCode, null, 'it stays up');
-  t.regex(behind.stderr(), /"msg":"this follower was left behind by the snapshots \(rows it needed were dropped\): it reloaded from the newest snapshot"/);
+  // /health counts the reload as the front hears of it; the log line reaches the output a moment later.
+  await waitFor('the reload\'s log line', () => /"msg":"this follower was left behind by the snapshots \(rows it needed were dropped\): it reloaded from the newest snapshot"/.test(behind.stderr()));
   const list = await converged([writer, behind]);
   t.true(list.some((product) => product.name === 'second 0'), 'it shows what it had missed');
   for (const id of during) t.true(list.some((product) => product.id === id), `id ${id}, written meanwhile, is there`);
