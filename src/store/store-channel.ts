@@ -97,6 +97,9 @@ interface AwaitingFlush {
   readonly reject: (error: Error) => void;
 }
 
+/** The most notices kept for a listener not yet there. */
+const EARLY_NOTICES = 256;
+
 /**
  * The front's end of the port the store worker answers batches on. A port
  * delivers messages in order and the worker answers each batch before reading
@@ -112,9 +115,6 @@ interface AwaitingFlush {
  * task; once the worker's thread has gone (its port closes), every batch
  * still away, and every one sent later, fails.
  */
-/** The most notices kept for a listener not yet there. */
-const EARLY_NOTICES = 256;
-
 export class StoreChannel implements StoreRunner {
   readonly #port: MessagePort;
   #pending: Pending[] = [];
