@@ -1,3 +1,4 @@
+import { settled } from './command-handlers.js';
 import { STORE_PROTOCOL_VERSION, type StoreBatch, type StoreChanges, type StoreCommand, type StoreResult } from './store-protocol.js';
 import { type StoreWorkerData } from './store-start-protocol.js';
 import { StoreClock } from './store-clock.js';
@@ -134,9 +135,23 @@ export class StoreDispatch {
   /** One command at the time the clock already holds (the journal sets it per batch). */
   execute(command: StoreCommand): StoreResult {
     try {
-      return handlerOf(this.#handlers, command)(command);
+      return settled(handlerOf(this.#handlers, command)(command));
     } catch (error) {
       return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /**
+   * One command for its effects alone, as a replay runs it: the same change
+   * as execute, but a body nobody reads is not made (DeferredOk), and a
+   * command that throws changed what it changed before it threw, as it did
+   * live.
+   */
+  apply(command: StoreCommand): void {
+    try {
+      handlerOf(this.#handlers, command)(command);
+    } catch {
+      // Live, this command answered `failed`; the next one ran all the same.
     }
   }
 }

@@ -3,9 +3,9 @@
  * mode's handler table. The parts are kept (not only the handlers built over
  * them) because the journal's snapshots read and restore them.
  */
-import type { StoreCommand, StoreResult } from './store-protocol.js';
+import type { StoreCommand } from './store-protocol.js';
 import type { StoreWorkerData } from './store-start-protocol.js';
-import type { CommandHandlers } from './command-handlers.js';
+import { settled, type CommandHandlers, type HandlerResult } from './command-handlers.js';
 import type { StoreClock } from './store-clock.js';
 import { StoreEvents } from './store-events.js';
 import { ProductStore } from './products/product-store.js';
@@ -42,7 +42,7 @@ import { RefreshFamilies } from './refresh-tokens/refresh-families.js';
 import { refreshCommands } from './refresh-tokens/refresh-commands.js';
 
 /** The handlers of one mode; a command of the other mode is unknown there. */
-export type ModeHandlers = Partial<CommandHandlers<StoreCommand>>;
+export type ModeHandlers = Partial<CommandHandlers<StoreCommand, HandlerResult>>;
 
 /**
  * Parts of the shop that one domain provides to another across the seams of
@@ -123,8 +123,8 @@ export function createStoreParts(options: StoreWorkerData, clock: StoreClock, se
 }
 
 /** The handler of a command's kind; Object.hasOwn: a kind such as `__proto__` or `toString` is no command. */
-export function handlerOf(handlers: ModeHandlers, command: StoreCommand): (command: StoreCommand) => StoreResult {
-  const handler = Object.hasOwn(handlers, command.kind) ? (handlers[command.kind] as ((command: StoreCommand) => StoreResult) | undefined) : undefined;
+export function handlerOf(handlers: ModeHandlers, command: StoreCommand): (command: StoreCommand) => HandlerResult {
+  const handler = Object.hasOwn(handlers, command.kind) ? (handlers[command.kind] as ((command: StoreCommand) => HandlerResult) | undefined) : undefined;
   if (handler === undefined) throw new Error(`unknown store command ${JSON.stringify((command as { kind?: unknown }).kind)}`);
   return handler;
 }
@@ -149,5 +149,5 @@ export function handlersOf(parts: StoreParts, currency: string): ModeHandlers {
     ...refreshCommands(parts.refreshTokens),
   };
   // Any domain's command may run under an idempotency key (a route that declares one).
-  return { ...domains, ...idempotencyCommands(keys, (command) => handlerOf(domains, command)(command)) };
+  return { ...domains, ...idempotencyCommands(keys, (command) => settled(handlerOf(domains, command)(command))) };
 }

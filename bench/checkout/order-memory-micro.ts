@@ -26,6 +26,7 @@ import { AddressBook } from '../../workers/addresses/address-book.js';
 import { addressCommands } from '../../workers/addresses/address-commands.js';
 import { Carts } from '../../workers/carts/carts.js';
 import { cartCommands } from '../../workers/carts/cart-commands.js';
+import { settledHandlers } from '../../workers/command-handlers.js';
 import { OrderStore } from '../../workers/orders/order-store.js';
 import { orderCommands } from '../../workers/orders/order-commands.js';
 import { IdempotencyKeys } from '../../workers/idempotency/idempotency-keys.js';
@@ -84,8 +85,8 @@ function shop() {
     parts: { catalog, users, addresses, carts, orders, keys, ledger } as Partial<Record<string, unknown>>,
     user: userCommands(users),
     address: addressCommands(addresses, users),
-    cart: cartCommands(carts, users, catalog, CURRENCY),
-    order: orderCommands(orders, users),
+    cart: settledHandlers(cartCommands(carts, users, catalog, CURRENCY)),
+    order: settledHandlers(orderCommands(orders, users)),
     payment: paymentCommands(ledger, keys, paymentAnswers(ledger)),
   };
 }

@@ -1,5 +1,5 @@
 import type { CommandHandlers } from '../command-handlers.js';
-import { EMPTY, ok, refused } from '../command-handlers.js';
+import { EMPTY, okDeferred, refused, type HandlerResult } from '../command-handlers.js';
 import { dataEnvelope } from '../json-text.js';
 import type { ProductCatalog } from '../products/catalog-product.js';
 import type { KnownUsers } from '../users/known-users.js';
@@ -13,8 +13,8 @@ const CART_ITEM_NOT_FOUND = refused('CART_ITEM_NOT_FOUND' satisfies CartStoreErr
 const CART_FULL = refused('CART_FULL' satisfies CartStoreError);
 
 /** /users/:userId/cart: every answer is the cart priced as the catalogue is now. */
-export function cartCommands(carts: Carts, users: KnownUsers, catalog: ProductCatalog, currency: string): CommandHandlers<CartCommand> {
-  const answer = (userId: number) => ok(dataEnvelope(cartJson(priceLines(carts.lines(userId), catalog), currency)));
+export function cartCommands(carts: Carts, users: KnownUsers, catalog: ProductCatalog, currency: string): CommandHandlers<CartCommand, HandlerResult> {
+  const answer = (userId: number) => okDeferred(() => dataEnvelope(cartJson(priceLines(carts.lines(userId), catalog), currency)));
   return {
     'cart.get': ({ userId }) => (users.has(userId) ? answer(userId) : USER_NOT_FOUND),
     'cart.setItem': ({ userId, productId, quantity }) => {

@@ -102,7 +102,7 @@ export class Compaction {
     for (const firstSeq of segmentsBefore(this.#dataDir, answer.seq + 1)) rmSync(segmentFile(this.#dataDir, firstSeq), { force: true });
     dropSnapshotsBefore(this.#dataDir, answer.seq);
     this.#writer.bytesSinceSnapshot -= covered;
-    this.#trigger.snapshotTaken(answer.bytes);
+    this.#trigger.snapshotTaken(answer.bytes, this.#writer.bytesSinceSnapshot);
     this.#trigger.replayTimed(answer.replayBytes, answer.replayMs);
     this.#notBefore = 0;
     this.#notify({ notice: 'snapshot', seq: answer.seq, atMs: answer.atMs, bytes: answer.bytes });

@@ -8,10 +8,12 @@
  * replay as much journal as the snapshot is large: at a million products and
  * a million orders, 200 MB, about 15 s. So the journal is also bounded by
  * REPLAY_BUDGET_MS of replay, at the replay speed last measured (the
- * compactor times its own replay, a start its recovery's), down to a floor
- * of one snapshot per MAX_SNAPSHOT_TRAFFIC-th of its size: snapshots cost at
- * most that many times the journal's disk traffic, and past the store size
- * where the floor binds, the replay left grows with the store again.
+ * compactor times its own replay, a start its recovery's), less the journal
+ * written while the last snapshot was being made (a crash replays that too),
+ * down to a floor of one snapshot per MAX_SNAPSHOT_TRAFFIC-th of its size:
+ * snapshots cost at most that many times the journal's disk traffic, and
+ * past the store size where the floor binds, the replay left grows with the
+ * store again.
  */
 
 /** The replay a crash may leave a restart, measured as the replays ran. */
@@ -26,6 +28,8 @@ export class SnapshotTrigger {
   #snapshotBytes: number;
   /** Milliseconds of replay per journal byte, once a replay long enough was timed. */
   #msPerByte: number | undefined;
+  /** Journal written while the newest snapshot was being made. */
+  #writtenMeanwhile = 0;
 
   /** `afterBytes` is SNAPSHOT_BYTES; `snapshotBytes` the newest snapshot's size, 0 when there is none. */
   constructor(afterBytes: number, snapshotBytes: number) {
@@ -38,15 +42,22 @@ export class SnapshotTrigger {
     if (bytes > 0 && milliseconds >= TRUSTED_REPLAY_MS) this.#msPerByte = milliseconds / bytes;
   }
 
-  snapshotTaken(bytes: number): void {
+  /**
+   * A snapshot of `bytes` is on disk; `writtenMeanwhile` bytes of journal
+   * were written while it was made. Those follow the snapshot too, so a crash
+   * just before the next trigger replays them as well: the next threshold
+   * leaves them room in the budget.
+   */
+  snapshotTaken(bytes: number, writtenMeanwhile = 0): void {
     this.#snapshotBytes = bytes;
+    this.#writtenMeanwhile = writtenMeanwhile;
   }
 
   /** Journal bytes since the newest snapshot that call for the next. */
   get thresholdBytes(): number {
     const bySize = Math.max(this.#afterBytes, this.#snapshotBytes);
     if (this.#msPerByte === undefined) return bySize;
-    const byReplay = Math.max(REPLAY_BUDGET_MS / this.#msPerByte, this.#snapshotBytes / MAX_SNAPSHOT_TRAFFIC);
+    const byReplay = Math.max(REPLAY_BUDGET_MS / this.#msPerByte - this.#writtenMeanwhile, this.#snapshotBytes / MAX_SNAPSHOT_TRAFFIC);
     return Math.min(bySize, Math.round(byReplay));
   }
 }

@@ -1,5 +1,5 @@
 import type { CommandHandlers } from '../command-handlers.js';
-import { EMPTY, ok, refused } from '../command-handlers.js';
+import { EMPTY, ok, okDeferred, refused, type HandlerResult } from '../command-handlers.js';
 import type { StoreResult } from '../store-protocol.js';
 import { dataEnvelope } from '../json-text.js';
 import type { KnownUsers } from '../users/known-users.js';
@@ -15,10 +15,10 @@ const CHARGE_IN_PROGRESS = refused('CHARGE_IN_PROGRESS' satisfies OrderStoreErro
 
 const describe = ({ name, stock, quantity }: Shortage): string => `${JSON.stringify(name)} (${stock} left, ${quantity} in the cart)`;
 
-function changeAnswer(change: Change): StoreResult {
+function changeAnswer(change: Change): HandlerResult {
   switch (change.kind) {
     case 'changed':
-      return ok(dataEnvelope(change.order.json));
+      return okDeferred(() => dataEnvelope(change.order.json));
     case 'not-found':
       return ORDER_NOT_FOUND;
     case 'charging':
@@ -29,7 +29,7 @@ function changeAnswer(change: Change): StoreResult {
 }
 
 /** /users/:userId/orders, /orders and the clock. */
-export function orderCommands(orders: OrderStore, users: KnownUsers): CommandHandlers<OrderCommand> {
+export function orderCommands(orders: OrderStore, users: KnownUsers): CommandHandlers<OrderCommand, HandlerResult> {
   const pageAnswer = (filter: OrderFilter, { page, perPage }: OrderPageRequest): StoreResult => {
     const { orders: found, total } = orders.page(filter, (page - 1) * perPage, perPage);
     return { kind: 'ok', body: dataEnvelope(`[${found.map((order) => order.json).join(',')}]`), total };
@@ -40,7 +40,7 @@ export function orderCommands(orders: OrderStore, users: KnownUsers): CommandHan
       const placement = orders.place(userId, addressId);
       switch (placement.kind) {
         case 'placed':
-          return ok(dataEnvelope(placement.order.json));
+          return okDeferred(() => dataEnvelope(placement.order.json));
         case 'address-unknown':
           return ORDER_ADDRESS_INVALID;
         case 'cart-empty':

@@ -11,6 +11,7 @@ import { UserStore } from '../../../workers/users/user-store.js';
 import { AddressBook } from '../../../workers/addresses/address-book.js';
 import { Carts } from '../../../workers/carts/carts.js';
 import { cartCommands } from '../../../workers/carts/cart-commands.js';
+import { settledHandlers } from '../../../workers/command-handlers.js';
 import { OrderStore } from '../../../workers/orders/order-store.js';
 import { orderCommands } from '../../../workers/orders/order-commands.js';
 import type { StoreResult } from '../../../workers/store-protocol.js';
@@ -37,7 +38,7 @@ export function orderShop(products: readonly CatalogProductFields[], users: numb
   }
   const carts = new Carts(events);
   const orders = new OrderStore({ catalog, carts, addresses, currency: 'EUR', paymentTtlMs, now });
-  return { clock, catalog, carts, orders, cart: cartCommands(carts, people, catalog, 'EUR'), order: orderCommands(orders, people) };
+  return { clock, catalog, carts, orders, cart: settledHandlers(cartCommands(carts, people, catalog, 'EUR')), order: settledHandlers(orderCommands(orders, people)) };
 }
 
 /** The `data` of an ok result, parsed; throws on anything else. */

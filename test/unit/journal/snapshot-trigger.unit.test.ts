@@ -38,3 +38,14 @@ test('a new snapshot moves the traffic floor with its size', (t) => {
   trigger.snapshotTaken(80 * MIB);
   t.is(trigger.thresholdBytes, 10 * MIB);
 });
+
+test('the journal written while a snapshot was made is left room in the next replay budget', (t) => {
+  const trigger = new SnapshotTrigger(64 * MIB, 0);
+  // 1 MiB a second: 2 MiB of replay in the budget, 0.5 MiB of it already written as the snapshot landed.
+  trigger.replayTimed(MIB, 1_000);
+  trigger.snapshotTaken(4 * MIB, MIB / 2);
+  t.is(trigger.thresholdBytes, 2 * MIB - MIB / 2);
+  // More than the budget written meanwhile: the traffic floor (4 / 8 MiB) binds.
+  trigger.snapshotTaken(4 * MIB, 3 * MIB);
+  t.is(trigger.thresholdBytes, MIB / 2);
+});
