@@ -6,6 +6,23 @@ import { AnswerParts } from './answer-parts.js';
  * so a read never serialises anything: it only concatenates.
  */
 
+/**
+ * `text` made flat, for a text the store keeps. V8's JSON.stringify (like a
+ * concatenation) returns a rope: its output built in parts of 32, 64, ...
+ * characters joined by cons-strings. Kept for the life of an item, the rope
+ * costs about as much again as the characters: 224 bytes of heap for a
+ * 95-character product against 128 flat, 96 MB at a million products
+ * (bench/RESULTS.md, "Kept texts made flat"). Converting a string to a
+ * number flattens it in place (the rope's first part becomes one flat copy,
+ * its second the empty string), and the next garbage collection drops the
+ * rope's parts and points every holder at the copy. The result is unused;
+ * the flattening is the point (test/unit/store/kept-text.test.ts measures it).
+ */
+export function keptText(text: string): string {
+  Number(text);
+  return text;
+}
+
 /** Wraps JSON text in the `{"data": ...}` envelope of every success body. */
 export function dataEnvelope(json: string): string {
   return `{"data":${json}}`;

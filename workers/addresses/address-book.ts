@@ -1,3 +1,4 @@
+import { keptText } from '../json-text.js';
 import type { AddressFields } from './address-protocol.js';
 
 /** A customer keeps at most this many addresses; one more is refused (409). */
@@ -14,7 +15,7 @@ export interface StoredAddress extends AddressFields {
 /** Key order is the contract's: id, name, line1, line2, city, postalCode, country, phone, createdAt. */
 function addressJson(address: Omit<StoredAddress, 'json'>): string {
   const { id, name, line1, line2, city, postalCode, country, phone, createdAt } = address;
-  return JSON.stringify({ id, name, line1, line2, city, postalCode, country, phone, createdAt });
+  return keptText(JSON.stringify({ id, name, line1, line2, city, postalCode, country, phone, createdAt }));
 }
 
 /** An address as a snapshot keeps it: the answer's text is made again from these. */

@@ -1,3 +1,4 @@
+import { keptText } from '../json-text.js';
 import { itemsJson, type PricedLine } from '../carts/priced-lines.js';
 import { SharedStrings } from '../shared-strings.js';
 
@@ -21,7 +22,7 @@ export class OrderItems {
   readonly #shared = new SharedStrings(MAX_SHARED_ITEMS);
 
   text(lines: readonly PricedLine[]): string {
-    return this.#shared.share(itemsJson(lines));
+    return this.#shared.share(keptText(itemsJson(lines)));
   }
 
   /** Shares the texts of restored orders, so that a basket bought again after a restore is the same string. */

@@ -1,3 +1,4 @@
+import { keptText } from '../json-text.js';
 /**
  * The JSON texts of the products serialised last, at most `capacity` of
  * them: the oldest made is dropped first, however often it is read (no
@@ -23,7 +24,7 @@ export class RecentTexts {
   textOf(id: number, make: () => string): string {
     const held = this.#texts.get(id);
     if (held !== undefined) return held;
-    const text = make();
+    const text = keptText(make());
     if (this.#texts.size >= this.#capacity) {
       const oldest = this.#texts.keys().next();
       if (oldest.done !== true) this.#texts.delete(oldest.value);

@@ -1,8 +1,9 @@
 import { entityTag } from '../entity-tags.js';
+import { keptText } from '../json-text.js';
 import type { ProdukteItemFields } from './produkte-protocol.js';
 
 function produkteItemJson(id: number, fields: ProdukteItemFields): string {
-  return JSON.stringify({ id, name: fields.name, price: fields.price });
+  return keptText(JSON.stringify({ id, name: fields.name, price: fields.price }));
 }
 
 interface StoredItem {

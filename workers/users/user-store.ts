@@ -1,3 +1,4 @@
+import { keptText } from '../json-text.js';
 import type { KnownUsers } from './known-users.js';
 import type { CustomerAccount, NewUser } from './user-protocol.js';
 
@@ -20,7 +21,7 @@ export interface UserStoreState {
 function storedUser(user: UserRecord): StoredUser {
   const { userId: id, email, name, createdAt } = user;
   // Key order is the contract's; the hash is no part of it.
-  return { ...user, json: JSON.stringify({ id, email, name, role: 'customer', createdAt }) };
+  return { ...user, json: keptText(JSON.stringify({ id, email, name, role: 'customer', createdAt })) };
 }
 
 /**
