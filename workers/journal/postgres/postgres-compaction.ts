@@ -1,13 +1,16 @@
 /**
  * When the writer snapshots, with DATABASE_URL (compaction.ts is the same
  * for DATA_DIR): once the journal it appended since the newest snapshot
- * passes SNAPSHOT_BYTES (or that snapshot's size, whichever is larger), it
- * hands the compactor thread (postgres-compactor.ts) the sequence of its last
- * flush. The store thread never waits; the writer goes on appending meanwhile.
+ * passes the trigger's threshold (SNAPSHOT_BYTES or the snapshot's own size,
+ * lowered to about 2 s of replay once the compactor has timed one:
+ * snapshot-trigger.ts), it hands the compactor thread (postgres-compactor.ts)
+ * the sequence of its last flush. The store thread never waits; the writer
+ * goes on appending meanwhile.
  */
 import { Worker } from 'node:worker_threads';
 import type { StoreNotice } from '../../store-protocol.js';
 import type { StoreWorkerData } from '../../store-start-protocol.js';
+import { SnapshotTrigger } from '../snapshot-trigger.js';
 import type { PostgresCompactorAnswer, PostgresCompactorData } from './postgres-compactor.js';
 
 /** Built beside the store worker: dist/postgres-compactor.js (build/workers/journal/postgres/ in the tests). */
@@ -15,9 +18,8 @@ const COMPACTOR = new URL('./postgres-compactor.js', import.meta.url);
 
 export class PostgresCompaction {
   readonly #data: Omit<PostgresCompactorData, 'upToSeq'>;
-  readonly #afterBytes: number;
   readonly #notify: (notice: StoreNotice) => void;
-  #snapshotBytes: number;
+  readonly #trigger: SnapshotTrigger;
   #bytesSinceSnapshot = 0;
   #compactor: Worker | undefined;
   /** After a failed try, the journal must grow by another threshold before the next. */
@@ -25,8 +27,7 @@ export class PostgresCompaction {
 
   constructor(store: StoreWorkerData, url: string, instance: string, sizes: { readonly afterBytes: number; readonly snapshotBytes: number }, notify: (notice: StoreNotice) => void) {
     this.#data = { store, url, instance };
-    this.#afterBytes = sizes.afterBytes;
-    this.#snapshotBytes = sizes.snapshotBytes;
+    this.#trigger = new SnapshotTrigger(sizes.afterBytes, sizes.snapshotBytes);
     this.#notify = notify;
   }
 
@@ -34,12 +35,12 @@ export class PostgresCompaction {
   afterFlush(lastSeq: number, bytes: number): void {
     this.#bytesSinceSnapshot += bytes;
     const written = this.#bytesSinceSnapshot;
-    if (this.#compactor !== undefined || written < Math.max(this.#afterBytes, this.#snapshotBytes) || written < this.#notBefore) return;
+    if (this.#compactor !== undefined || written < this.#trigger.thresholdBytes || written < this.#notBefore) return;
     const compactor = new Worker(COMPACTOR, { workerData: { ...this.#data, upToSeq: lastSeq } satisfies PostgresCompactorData });
     this.#compactor = compactor;
     let answered = false;
     const failed = (reason: string): void => {
-      this.#notBefore = this.#bytesSinceSnapshot + Math.max(this.#afterBytes, this.#snapshotBytes);
+      this.#notBefore = this.#bytesSinceSnapshot + this.#trigger.thresholdBytes;
       this.#notify({ notice: 'snapshot-failed', reason });
     };
     compactor.once('message', (answer: PostgresCompactorAnswer) => {
@@ -49,7 +50,10 @@ export class PostgresCompaction {
         return;
       }
       this.#bytesSinceSnapshot -= written;
-      this.#snapshotBytes = answer.bytes;
+      // The compactor replayed what was appended since the snapshot before (`written`), or more on a writer's first
+      // snapshot when another appended after that one: a speed reckoned slower, so a lower threshold, never a higher.
+      this.#trigger.replayTimed(written, answer.replayMs);
+      this.#trigger.snapshotTaken(answer.bytes, this.#bytesSinceSnapshot);
       this.#notBefore = 0;
       this.#notify({ notice: 'snapshot', seq: answer.seq, atMs: answer.atMs, bytes: answer.bytes });
     });
