@@ -15,6 +15,7 @@ import { hashPassword } from '../../src/auth/passwords.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { settingLookup } from '../../src/config/settings.js';
 import { processMemory } from '../harness/proc-stats.js';
+import { fixed, integer, table } from '../harness/report-format.js';
 import { readScriptOptions } from '../harness/script-options.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -154,4 +155,26 @@ export async function timeStart(env: Readonly<Record<string, string>>): Promise<
   };
 }
 
-export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+/** The starts' table and the verdict on the 10 s target, as report lines; the replay's own column when the start logs it. */
+export function startsReport(starts: readonly Start[], replayLogged: boolean): string[] {
+  const mib = (bytes: number | undefined): string => (bytes === undefined ? '–' : `${integer(bytes / 1024 ** 2)} MiB`);
+  const toListening = median(starts.map((start) => start.toListeningMs));
+  return [
+    table(
+      ['start', 'spawn to listening', 'recovery (worker)', 'snapshot of', 'commands replayed', ...(replayLogged ? ['replay'] : []), 'RSS when listening'],
+      starts.map((start, index) => [
+        String(index + 1),
+        `${integer(start.toListeningMs)} ms`,
+        `${integer(start.recoveryMs)} ms`,
+        start.snapshotSeq === undefined ? '–' : integer(start.snapshotSeq),
+        integer(start.replayed),
+        ...(replayLogged ? [`${integer(start.replayMs)} ms`] : []),
+        mib(start.rssBytes),
+      ]),
+    ),
+    '',
+    `- **${toListening <= 10_000 ? 'met' : 'missed'}**: median ${fixed(toListening / 1000, 2)} s from spawn to listening (target: at most 10 s).`,
+  ];
+}
