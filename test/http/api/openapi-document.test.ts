@@ -7,21 +7,26 @@
  */
 import test from 'ava';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { serviceForFile } from '../../helpers/service/service-for-file.js';
 import { ownService } from '../../helpers/api/product-api.js';
 import { documentedOperations, documentOf, servedOperations, type OpenApiDocument } from '../../helpers/api/openapi.js';
 
 const USERS = { AUTH_USERS: 'alice:secret', API_KEYS: 'ops=Key-0123456789' };
+const MARKETPLACE_USERS = { MARKETPLACE: '1', ...USERS };
 const CONFIGURATIONS: readonly (readonly [string, Readonly<Record<string, string>>])[] = [
   ['seed mode', {}],
   ['strict mode under BASE_PATH', { STRICT: '1', BASE_PATH: '/api' }],
   ['seed mode with PROTECT rules', { ...USERS, PROTECT: 'POST /products=bearer,PUT /products/:id=basic,DELETE /products/:id=apikey,GET /openapi.json=apikey' }],
-  ['the marketplace', { MARKETPLACE: '1', ...USERS }],
+  ['the marketplace', MARKETPLACE_USERS],
   ['the marketplace under BASE_PATH with PROTECT', { MARKETPLACE: '1', ...USERS, BASE_PATH: '/shop/v1', PROTECT: 'GET /products=bearer,GET /docs=basic' }],
   ['without the page', { DOCS: '0' }],
   ['without metrics', { METRICS: '0', MARKETPLACE: '1' }],
   ["the seed's general schemes on", { ...USERS, REFRESH_TTL: '86400', API_KEY_QUERY: '1', PROTECT: 'DELETE /products/:id=apikey' }],
   ['the marketplace with refresh tokens and query keys', { MARKETPLACE: '1', ...USERS, REFRESH_TTL: '86400', API_KEY_QUERY: '1' }],
 ];
+
+// Reading the document changes nothing, so the tests that read it from the plain marketplace share one service.
+const sharedMarketplace = serviceForFile({ env: MARKETPLACE_USERS });
 
 // One validator for every configuration: it compiles OpenAPI's schema once (its longest step), and
 // a validation is synchronous once the document is loaded, so tests running together do not mix.
@@ -31,7 +36,7 @@ const sorted = (values: Iterable<string>): string[] => [...values].sort();
 
 for (const [name, env] of CONFIGURATIONS) {
   test(`${name}: the document is valid OpenAPI 3.1 and documents exactly the routes served`, async (t) => {
-    const service = await ownService(t, { env });
+    const service = env === MARKETPLACE_USERS ? sharedMarketplace() : await ownService(t, { env });
     const headers = env.PROTECT?.includes('GET /openapi.json=apikey') === true ? { 'x-api-key': 'Key-0123456789' } : {};
     const response = await fetch(`${service.url}/openapi.json`, { headers });
     t.is(response.status, 200);
@@ -81,8 +86,7 @@ test('security follows PROTECT and the mode: schemes, per-operation requirements
 });
 
 test('the marketplace documents the admin scheme, the per-user routes and the parse error as 400', async (t) => {
-  const service = await ownService(t, { env: { MARKETPLACE: '1', ...USERS } });
-  const document = await documentOf(service);
+  const document = await documentOf(sharedMarketplace());
   t.deepEqual(document.paths['/products']?.post?.security, [{ bearerAuth: [] }, { apiKey: [] }]);
   const place = document.paths['/users/{userId}/orders']?.post;
   t.deepEqual(place?.security, [{ bearerAuth: [] }], 'a path under /users takes a Bearer token only');
@@ -106,7 +110,7 @@ test('API_KEY_QUERY documents the query key beside the header wherever a key is 
   t.deepEqual(document.paths['/produkte']?.get?.security, [{ apiKey: [] }, { apiKeyQuery: [] }]);
   t.deepEqual(document.paths['/products']?.post?.security, [{ bearerAuth: [] }, { apiKey: [] }, { apiKeyQuery: [] }]);
   t.deepEqual(document.paths['/users/{userId}/orders']?.post?.security, [{ bearerAuth: [] }]);
-  const off = await documentOf(await ownService(t, { env: { MARKETPLACE: '1', ...USERS } }));
+  const off = await documentOf(sharedMarketplace());
   t.false('apiKeyQuery' in off.components.securitySchemes);
 });
 

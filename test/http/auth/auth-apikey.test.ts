@@ -113,7 +113,7 @@ test('apikey: GET /me answers the key’s label: key-1 and key-2 for unlabelled 
 });
 
 test('apikey: refused writes change nothing in the store (PUT /products/1, DELETE /produkte/1, checked with GET afterwards)', async (t) => {
-  const service = await ownService(t, UNLABELLED);
+  const service = unlabelled;
   // GET /products is guarded here too: read it with a key.
   const products = async (): Promise<Product[]> => dataOf<Product[]>(await send(service, TARGETS[2] as Target, apiKeyAuth(KEY_1)));
   const [productsBefore, produkteBefore] = [await products(), await listProdukte(service)];

@@ -206,7 +206,7 @@ test('bearer: a /login token stops working once its exp has passed, even after i
 });
 
 test('bearer: refused requests change nothing in the store (DELETE /products/1, POST /produkte, checked with GET afterwards)', async (t) => {
-  const service = await ownService(t, SETTINGS);
+  const service = shared();
   const loginToken = await login(service, 'alice', 'secret');
   const [productsBefore, produkteBefore] = [await listProducts(service), await listProdukte(service)];
   const refusals: CredentialHeaders[] = [{}, basicAuth('alice', 'secret'), ...BAD_TOKENS.map(([, make]) => bearerAuth(make(loginToken)))];

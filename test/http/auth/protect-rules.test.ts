@@ -5,6 +5,7 @@
  */
 import test from 'ava';
 import { rawRequest } from '../../helpers/service/service.js';
+import { serviceForFile } from '../../helpers/service/service-for-file.js';
 import { assertErrorBody, call, dataOf, listProducts, ownService, type Product } from '../../helpers/api/product-api.js';
 import { basePathOf, requestBytes } from '../../helpers/api/request-builders.js';
 import {
@@ -104,8 +105,11 @@ test('HEAD follows GET: guarded where GET is guarded, open where GET is open', a
   t.is((await call(service, 'HEAD', '/products')).status, 200);
 });
 
+// No credentials are sent to it (a failed Basic attempt would count towards the throttle) and nothing is written, so these tests share it.
+const guardedByBasic = serviceForFile({ env: { ...credentials, PROTECT: '* *=basic' } });
+
 test('OPTIONS is never guarded: with "* *=basic" it answers 204 with Allow on every route', async (t) => {
-  const service = await ownService(t, { env: { ...credentials, PROTECT: '* *=basic' } });
+  const service = guardedByBasic();
   for (const path of ['/products', '/products/1', '/produkte', '/produkte/1', '/me']) {
     const response = await call(service, 'OPTIONS', path);
     t.is(response.status, 204, `OPTIONS ${path}: ${response.text}`);
@@ -114,7 +118,7 @@ test('OPTIONS is never guarded: with "* *=basic" it answers 204 with Allow on ev
 });
 
 test('routing comes before auth: with "* *=basic" an unknown path is 404 and a wrong method 405, without credentials', async (t) => {
-  const service = await ownService(t, { env: { ...credentials, PROTECT: '* *=basic' } });
+  const service = guardedByBasic();
   for (const path of ['/nowhere', '/products/1/extra', '/PRODUCTS']) assertErrorBody(t, await call(service, 'GET', path), 404, `GET ${path}`);
   for (const [method, path] of [['PATCH', '/products/1'], ['PUT', '/produkte/1'], ['POST', '/me'], ['DELETE', '/products']] as const) {
     const response = await call(service, method, path);

@@ -7,6 +7,7 @@
 import test from 'ava';
 import { call, ownService } from '../../helpers/api/product-api.js';
 import { assertRefused } from '../../helpers/service/start-up-refusal.js';
+import { serviceForFile } from '../../helpers/service/service-for-file.js';
 
 const SHOP = 'https://shop.example';
 
@@ -36,8 +37,11 @@ test('CORS_ORIGINS=* allows any origin without credentials', async (t) => {
   t.is(response.headers.get('access-control-allow-credentials'), null);
 });
 
+// Preflights and reads change nothing, so the tests with this one origin share a service.
+const shopOnly = serviceForFile({ env: { CORS_ORIGINS: SHOP } });
+
 test('a preflight is 204 with the path\'s own methods, the allowed request headers and a max age; an unknown path is still 404', async (t) => {
-  const service = await ownService(t, { env: { CORS_ORIGINS: SHOP } });
+  const service = shopOnly();
   const preflight = await call(service, 'OPTIONS', '/products/1', undefined, { origin: SHOP, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type, authorization' });
   t.is(preflight.status, 204);
   t.is(preflight.headers.get('access-control-allow-origin'), SHOP);
@@ -49,7 +53,7 @@ test('a preflight is 204 with the path\'s own methods, the allowed request heade
 });
 
 test('errors carry the grant too, so a browser can read why a request failed', async (t) => {
-  const service = await ownService(t, { env: { CORS_ORIGINS: SHOP } });
+  const service = shopOnly();
   const missing = await call(service, 'GET', '/products/999', undefined, { origin: SHOP });
   t.is(missing.status, 404);
   t.is(missing.headers.get('access-control-allow-origin'), SHOP);

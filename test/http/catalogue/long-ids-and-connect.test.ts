@@ -12,13 +12,17 @@
 import test from 'ava';
 import { call, dataOf, ownService, rawCall, type Product } from '../../helpers/api/product-api.js';
 import { rawRequest } from '../../helpers/service/service.js';
+import { serviceForFile } from '../../helpers/service/service-for-file.js';
 import { requestBytes } from '../../helpers/api/request-builders.js';
 
 const LONG_SEVEN = `${'0'.repeat(150)}7`;
 const LONG_UNKNOWN = `${'0'.repeat(150)}99`;
 
+// For the tests that only read or are refused (404, 405), which changes nothing; the DELETE test starts its own.
+const shared = serviceForFile();
+
 test('GET /products/<150 zeros>7 is product 7; an unknown long id is the product 404', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   const found = await call(service, 'GET', `/products/${LONG_SEVEN}`);
   t.is(found.status, 200);
   t.is(dataOf<Product>(found).id, 7);
@@ -28,14 +32,14 @@ test('GET /products/<150 zeros>7 is product 7; an unknown long id is the product
 });
 
 test('a 1,000-digit id that is no safe integer matches nothing: 404 Product not found, not Route not found', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   const response = await call(service, 'GET', `/products/${'9'.repeat(1000)}`);
   t.is(response.status, 404);
   t.regex(response.text, /Product not found/);
 });
 
 test('PATCH on a long id is 405 with Allow, OPTIONS is 204 with Allow', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   const patch = await call(service, 'PATCH', `/products/${LONG_SEVEN}`);
   t.is(patch.status, 405);
   t.is(patch.headers.get('allow'), 'GET, PUT, DELETE, HEAD, OPTIONS');
@@ -61,7 +65,7 @@ test('/produkte/<150 zeros>2 is item 2; DELETE on it deletes item 2', async (t) 
 });
 
 test('CONNECT on a route is 405 with Allow and a JSON error, and the connection closes after it', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   const response = await rawRequest(service.port, 'CONNECT /products HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
   t.is(response.status, 405);
   t.is(response.headers.allow, 'GET, POST, HEAD, OPTIONS');
@@ -70,7 +74,7 @@ test('CONNECT on a route is 405 with Allow and a JSON error, and the connection 
 });
 
 test('CONNECT to a host and port (a proxy tunnel request) is 404, and the service keeps serving', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   const response = await rawRequest(service.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
   t.is(response.status, 404);
   t.deepEqual(JSON.parse(response.body), { error: 'Route not found' });

@@ -6,6 +6,7 @@
  */
 import test from 'ava';
 import type { ServiceUnderTest } from '../../helpers/service/service.js';
+import { serviceForFile } from '../../helpers/service/service-for-file.js';
 import {
   assertNotFound,
   dataOf,
@@ -144,23 +145,26 @@ test(':id with leading zeros is decimal: 007 is product 7 for GET, PUT and DELET
   assertNotFound(t, await getJson(service, '/products/7'));
 });
 
+// A path that names no product is refused and changes nothing, so these tests share one service.
+const shared = serviceForFile();
+
 /** Path segments that are not decimal digits, as sent on the wire. */
 const NOT_AN_ID: readonly string[] = ['abc', '1.5', '-1', '1abc', '0x1', '%201', '1%20', '1e1', '%2B1', '1_0', '99999999999999999999999'];
 
 test(':id that is not decimal digits answers 404 not found on GET', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   for (const id of NOT_AN_ID) assertNotFound(t, await getJson(service, `/products/${id}`), `GET /products/${id}`);
 });
 
 test(':id that is not decimal digits answers 404 not found on PUT with a valid body, and changes nothing', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   const before = await listProducts(service);
   for (const id of NOT_AN_ID) assertNotFound(t, await putJson(service, `/products/${id}`, replacement), `PUT /products/${id}`);
   t.deepEqual(await listProducts(service), before);
 });
 
 test(':id that is not decimal digits answers 404 not found on DELETE, and deletes nothing', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   const before = await listProducts(service);
   for (const id of NOT_AN_ID) assertNotFound(t, await deletePath(service, `/products/${id}`), `DELETE /products/${id}`);
   t.deepEqual(await listProducts(service), before);

@@ -1,11 +1,14 @@
 /**
  * Validation of POST /products and PUT /products/:id bodies (contract section
  * 2): the seed's falsy check, wrong types, non-object bodies, what is
- * accepted, and that a rejected request changes nothing. Each test starts a
- * service of its own so a wrongly accepted body cannot leak into another test.
+ * accepted, and that a rejected request changes nothing. A refused request
+ * changes nothing by contract, so the refusal tests share one service and
+ * each checks the store is as it found it; a test whose request is accepted
+ * starts its own, so its write cannot reach another test.
  */
 import test, { type ExecutionContext } from 'ava';
 import type { ServiceUnderTest } from '../../helpers/service/service.js';
+import { serviceForFile } from '../../helpers/service/service-for-file.js';
 import {
   assertErrorBody,
   assertFieldsRequired,
@@ -76,10 +79,13 @@ async function assertStoreUnchanged(t: ExecutionContext, service: ServiceUnderTe
   t.deepEqual(dataOf<Product>(await getJson(service, '/products/3')), before[2], 'product 3 changed');
 }
 
+// For the tests whose every request is refused (see the file's comment); one that writes calls ownService.
+const shared = serviceForFile();
+
 for (const [method, send] of METHODS) {
   for (const field of FIELDS) {
     test(`${method} with ${field} missing, empty, null, false or 0 answers 400 naming all three fields and changes nothing`, async (t) => {
-      const service = await ownService(t);
+      const service = shared();
       const before = await listProducts(service);
       for (const [label, body] of bodiesWithout(field)) {
         assertFieldsRequired(t, await send(service, { json: body }), `${field} ${label}`);
@@ -89,7 +95,7 @@ for (const [method, send] of METHODS) {
   }
 
   test(`${method} with all three fields missing answers 400 naming all three fields`, async (t) => {
-    const service = await ownService(t);
+    const service = shared();
     const before = await listProducts(service);
     assertFieldsRequired(t, await send(service, { json: {} }));
     assertFieldsRequired(t, await send(service, { json: { name: '', description: null, price: 0 } }));
@@ -98,7 +104,7 @@ for (const [method, send] of METHODS) {
   });
 
   test(`${method} with a field of the wrong type answers 400 and changes nothing`, async (t) => {
-    const service = await ownService(t);
+    const service = shared();
     const before = await listProducts(service);
     for (const [label, body] of WRONG_TYPES) {
       assertErrorBody(t, await send(service, { json: body }), 400, label);
@@ -107,7 +113,7 @@ for (const [method, send] of METHODS) {
   });
 
   test(`${method} with a JSON body that is not an object answers 400 like a missing field and changes nothing`, async (t) => {
-    const service = await ownService(t);
+    const service = shared();
     const before = await listProducts(service);
     for (const [label, raw] of NON_OBJECTS) {
       assertFieldsRequired(t, await send(service, { raw }), label);
@@ -116,14 +122,14 @@ for (const [method, send] of METHODS) {
   });
 
   test(`${method} with a price written as -0, 0.0 or 0e5 treats it as 0: 400 naming all three fields`, async (t) => {
-    const service = await ownService(t);
+    const service = shared();
     const before = await listProducts(service);
     for (const price of ['-0', '0.0', '0e5']) assertFieldsRequired(t, await send(service, withRawPrice(price)), `price ${price}`);
     await assertStoreUnchanged(t, service, before);
   });
 
   test(`${method} with a non-finite price (1e999) answers 400 and changes nothing`, async (t) => {
-    const service = await ownService(t);
+    const service = shared();
     const before = await listProducts(service);
     for (const price of NON_FINITE_PRICES) {
       assertErrorBody(t, await send(service, withRawPrice(price)), 400, `price ${price}`);
@@ -184,7 +190,7 @@ test('POST /products accepts tiny, huge but finite and whitespace-padded values 
 });
 
 test('PUT /products/999 answers 404 even when the body is invalid', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   assertNotFound(t, await putJson(service, '/products/999', {}));
   assertNotFound(t, await putJson(service, '/products/999', { ...valid, price: 0 }));
   assertNotFound(t, await putJson(service, '/products/999', { ...valid, name: 42 }));
@@ -193,7 +199,7 @@ test('PUT /products/999 answers 404 even when the body is invalid', async (t) =>
 });
 
 test('PUT on a known id with an invalid body answers 400, not 404', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   assertFieldsRequired(t, await putJson(service, '/products/1', {}));
   assertFieldsRequired(t, await putJson(service, '/products/10', { ...valid, description: '' }));
 });

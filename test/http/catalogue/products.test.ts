@@ -1,10 +1,11 @@
 /**
  * /products as the contract's section 2 describes it: the seed, the five
  * operations, their statuses and bodies. Tests that change the store start a
- * service of their own; read-only tests share one.
+ * service of their own; tests that only read, or whose requests are all
+ * refused (which by contract changes nothing), share one.
  */
 import test from 'ava';
-import { startInProcess, type ServiceUnderTest } from '../../helpers/service/service.js';
+import { serviceForFile } from '../../helpers/service/service-for-file.js';
 import {
   JSON_TYPE,
   assertErrorBody,
@@ -24,18 +25,12 @@ import {
 
 const PRODUCT_KEYS = ['id', 'name', 'description', 'price'];
 
-let shared: ServiceUnderTest;
-test.before(async () => {
-  shared = await startInProcess();
-});
-test.after.always(async () => {
-  await shared.stop();
-});
+const shared = serviceForFile();
 
 const newProduct = { name: 'Tea Infuser', description: 'Stainless steel mesh ball on a chain', price: 6.5 };
 
 test('the seed is ten products with ids 1 to 10 in order', async (t) => {
-  const products = await listProducts(shared);
+  const products = await listProducts(shared());
   t.is(products.length, 10);
   t.deepEqual(
     products.map((product) => product.id),
@@ -44,7 +39,7 @@ test('the seed is ten products with ids 1 to 10 in order', async (t) => {
 });
 
 test('every seeded product has exactly the keys id, name, description, price in that order', async (t) => {
-  const response = await getJson(shared, '/products');
+  const response = await getJson(shared(), '/products');
   for (const product of dataOf<Product[]>(response)) t.deepEqual(Object.keys(product), PRODUCT_KEYS);
   // The order must be visible in the bytes sent, not only after parsing.
   const rawItems = response.text.match(/\{\s*"id"[^{}]*\}/g) ?? [];
@@ -53,7 +48,7 @@ test('every seeded product has exactly the keys id, name, description, price in 
 });
 
 test('every seeded product has a non-empty name and description and a non-zero finite price', async (t) => {
-  const products = await listProducts(shared);
+  const products = await listProducts(shared());
   for (const product of products) {
     t.true(Number.isInteger(product.id));
     t.is(typeof product.name, 'string');
@@ -67,7 +62,7 @@ test('every seeded product has a non-empty name and description and a non-zero f
 });
 
 test('GET /products answers 200 {"data": [...]} and nothing else', async (t) => {
-  const response = await getJson(shared, '/products');
+  const response = await getJson(shared(), '/products');
   t.is(response.status, 200);
   t.is(response.headers.get('content-type'), JSON_TYPE);
   t.deepEqual(Object.keys(response.body as object), ['data']);
@@ -75,9 +70,9 @@ test('GET /products answers 200 {"data": [...]} and nothing else', async (t) => 
 });
 
 test('GET /products/:id answers 200 {"data": product} equal to the list entry, for each seeded id', async (t) => {
-  const products = await listProducts(shared);
+  const products = await listProducts(shared());
   for (const product of products) {
-    const response = await getJson(shared, `/products/${product.id}`);
+    const response = await getJson(shared(), `/products/${product.id}`);
     t.is(response.status, 200);
     t.is(response.headers.get('content-type'), JSON_TYPE);
     t.deepEqual(Object.keys(response.body as object), ['data']);
@@ -87,7 +82,7 @@ test('GET /products/:id answers 200 {"data": product} equal to the list entry, f
 });
 
 test('GET /products/:id for an unknown id answers 404 saying the product was not found', async (t) => {
-  for (const id of [0, 11, 999, 123456789]) assertNotFound(t, await getJson(shared, `/products/${id}`));
+  for (const id of [0, 11, 999, 123456789]) assertNotFound(t, await getJson(shared(), `/products/${id}`));
 });
 
 test('POST /products answers 201 with the stored product, and GET then returns it', async (t) => {
@@ -162,7 +157,7 @@ test('PUT /products/:id ignores an id and unknown keys in the body', async (t) =
 });
 
 test('PUT /products/:id for an unknown id answers 404 saying the product was not found', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   const before = await listProducts(service);
   assertNotFound(t, await putJson(service, '/products/999', newProduct));
   t.deepEqual(await listProducts(service), before, 'nothing was created or changed');
@@ -192,7 +187,7 @@ test('DELETE /products/:id twice: the second answers 404', async (t) => {
 });
 
 test('DELETE /products/:id for an unknown id answers 404 and deletes nothing', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   const before = await listProducts(service);
   assertNotFound(t, await deletePath(service, '/products/999'));
   t.deepEqual(await listProducts(service), before);
@@ -221,7 +216,7 @@ test('every JSON answer of /products has content type application/json; charset=
 });
 
 test('error bodies of /products are exactly {"error": string}', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   assertErrorBody(t, await getJson(service, '/products/999'), 404);
   assertErrorBody(t, await putJson(service, '/products/999', newProduct), 404);
   assertErrorBody(t, await deletePath(service, '/products/999'), 404);
@@ -231,7 +226,7 @@ test('error bodies of /products are exactly {"error": string}', async (t) => {
 });
 
 test('POST /products with an empty object answers 400 naming all three fields', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   assertFieldsRequired(t, await postJson(service, '/products', {}));
   t.is((await listProducts(service)).length, 10);
 });

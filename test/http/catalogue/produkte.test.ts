@@ -1,10 +1,13 @@
 /**
  * /produkte, the minimal variant (contract section 4): its own collection of
  * {id, name, price}, seeded from the same ten products, with unique ids
- * (highest id + 1) and no PUT.
+ * (highest id + 1) and no PUT. Tests that only read, or whose requests are
+ * all refused (which by contract changes nothing), share one service; a test
+ * that writes starts its own.
  */
 import test from 'ava';
-import { startInProcess, type ServiceUnderTest } from '../../helpers/service/service.js';
+import type { ServiceUnderTest } from '../../helpers/service/service.js';
+import { serviceForFile } from '../../helpers/service/service-for-file.js';
 import {
   JSON_TYPE,
   assertErrorBody,
@@ -23,13 +26,7 @@ import {
 const PRODUKT_KEYS = ['id', 'name', 'price'];
 const teapot = { name: 'Teapot', price: 48 };
 
-let shared: ServiceUnderTest;
-test.before(async () => {
-  shared = await startInProcess();
-});
-test.after.always(async () => {
-  await shared.stop();
-});
+const shared = serviceForFile();
 
 async function createProdukt(service: ServiceUnderTest, fields: unknown = teapot): Promise<number> {
   const created = await postJson(service, '/produkte', fields);
@@ -38,7 +35,7 @@ async function createProdukt(service: ServiceUnderTest, fields: unknown = teapot
 }
 
 test('the seed is the ten products id, name and price, with keys exactly id, name, price', async (t) => {
-  const [produkte, products] = await Promise.all([listProdukte(shared), listProducts(shared)]);
+  const [produkte, products] = await Promise.all([listProdukte(shared()), listProducts(shared())]);
   t.is(produkte.length, 10);
   for (const item of produkte) t.deepEqual(Object.keys(item), PRODUKT_KEYS);
   t.deepEqual(
@@ -52,7 +49,7 @@ test('the seed is the ten products id, name and price, with keys exactly id, nam
 });
 
 test('the seed carries no description, in the bytes sent either', async (t) => {
-  const response = await getJson(shared, '/produkte');
+  const response = await getJson(shared(), '/produkte');
   t.false(response.text.includes('"description"'));
   const rawItems = response.text.match(/\{\s*"id"[^{}]*\}/g) ?? [];
   t.is(rawItems.length, 10);
@@ -60,7 +57,7 @@ test('the seed carries no description, in the bytes sent either', async (t) => {
 });
 
 test('GET /produkte answers 200 {"data": [...]} as JSON', async (t) => {
-  const response = await getJson(shared, '/produkte');
+  const response = await getJson(shared(), '/produkte');
   t.is(response.status, 200);
   t.is(response.headers.get('content-type'), JSON_TYPE);
   t.deepEqual(Object.keys(response.body as object), ['data']);
@@ -68,8 +65,8 @@ test('GET /produkte answers 200 {"data": [...]} as JSON', async (t) => {
 });
 
 test('GET /produkte/:id answers 200 {"data": {id, name, price}} equal to the list entry', async (t) => {
-  for (const item of await listProdukte(shared)) {
-    const response = await getJson(shared, `/produkte/${item.id}`);
+  for (const item of await listProdukte(shared())) {
+    const response = await getJson(shared(), `/produkte/${item.id}`);
     t.is(response.status, 200);
     t.is(response.headers.get('content-type'), JSON_TYPE);
     t.deepEqual(Object.keys(response.body as object), ['data']);
@@ -80,12 +77,12 @@ test('GET /produkte/:id answers 200 {"data": {id, name, price}} equal to the lis
 
 test('GET /produkte/:id for an unknown or malformed id answers 404 {"error"}', async (t) => {
   for (const id of ['0', '11', '999', 'abc', '1.5', '-1', '1abc', '0x1', '%201', '1e1']) {
-    assertErrorBody(t, await getJson(shared, `/produkte/${id}`), 404, `GET /produkte/${id}`);
+    assertErrorBody(t, await getJson(shared(), `/produkte/${id}`), 404, `GET /produkte/${id}`);
   }
 });
 
 test('GET /produkte/007 is item 7', async (t) => {
-  const response = await getJson(shared, '/produkte/007');
+  const response = await getJson(shared(), '/produkte/007');
   t.is(response.status, 200);
   t.is(dataOf<Produkt>(response).id, 7);
 });
@@ -191,7 +188,7 @@ test('DELETE /produkte/:id for an unknown or already deleted id answers 404 {"er
 });
 
 test('POST /produkte with a missing or falsy name or price answers 400 {"error"} and creates nothing', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   const before = await listProdukte(service);
   const bodies: ReadonlyArray<[string, unknown]> = [
     ['empty object', {}],
@@ -216,7 +213,7 @@ test('POST /produkte with a missing or falsy name or price answers 400 {"error"}
 });
 
 test('POST /produkte with a name or price of the wrong type answers 400 {"error"} and creates nothing', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   const before = await listProdukte(service);
   const bodies: ReadonlyArray<[string, unknown]> = [
     ['number name', { name: 42, price: 48 }],
@@ -232,7 +229,7 @@ test('POST /produkte with a name or price of the wrong type answers 400 {"error"
 });
 
 test('PUT /produkte/1 answers 405 with an Allow header and changes nothing', async (t) => {
-  const service = await ownService(t);
+  const service = shared();
   const before = dataOf<Produkt>(await getJson(service, '/produkte/1'));
   const response = await putJson(service, '/produkte/1', teapot);
   assertErrorBody(t, response, 405);

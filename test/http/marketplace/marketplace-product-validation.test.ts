@@ -5,6 +5,7 @@
  * alike; a refused write changes nothing and the message names the field.
  */
 import test from 'ava';
+import { serviceForFile } from '../../helpers/service/service-for-file.js';
 import { assertErrorBody, assertFieldsRequired, call, getJson, ownService } from '../../helpers/api/product-api.js';
 import { MARKETPLACE, adminPost, adminPut, listIds } from '../../helpers/api/marketplace-api.js';
 
@@ -47,6 +48,9 @@ const GOOD: readonly [string, unknown][] = [
   ['stock', 1_000_000],
 ];
 
+// For the tests whose every write is refused (400), which by contract changes nothing; a test with an accepted write starts its own.
+const shared = serviceForFile(MARKETPLACE);
+
 test('POST: every bad field is 400 naming the field, and nothing is created', async (t) => {
   const service = await ownService(t, MARKETPLACE);
   for (const [field, label, value] of BAD) {
@@ -59,7 +63,7 @@ test('POST: every bad field is 400 naming the field, and nothing is created', as
 });
 
 test('PUT: every bad field is 400 naming the field, and the product is unchanged', async (t) => {
-  const service = await ownService(t, MARKETPLACE);
+  const service = shared();
   const before = (await getJson(service, '/products/2')).text;
   for (const [field, label, value] of BAD) {
     const message = assertErrorBody(t, await adminPut(service, '/products/2', { ...base, [field]: value }), 400, `${field} ${label}`);
@@ -80,7 +84,7 @@ test('the limits themselves are accepted, on POST and PUT', async (t) => {
 });
 
 test("the seed's rules still come first: a missing or falsy name, description or price (price 0 included) names all three", async (t) => {
-  const service = await ownService(t, MARKETPLACE);
+  const service = shared();
   for (const body of [{ ...base, price: 0 }, { ...base, name: '' }, { description: 'd', price: 1 }, {}, [], 'text', null]) {
     assertFieldsRequired(t, await adminPost(service, '/products', body), JSON.stringify(body));
     assertFieldsRequired(t, await adminPut(service, '/products/3', body), `PUT ${JSON.stringify(body)}`);
@@ -91,7 +95,7 @@ test("the seed's rules still come first: a missing or falsy name, description or
 });
 
 test('a body that is not JSON is 400 (strict mode is implied) and changes nothing', async (t) => {
-  const service = await ownService(t, MARKETPLACE);
+  const service = shared();
   const response = await call(service, 'POST', '/products', { raw: '{"name": ' }, { 'x-api-key': 'Admin-Key-123456' });
   t.is(response.status, 400);
   t.like(response.body, { code: 400 });
