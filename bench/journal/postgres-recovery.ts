@@ -49,7 +49,10 @@ async function writeAsWriter(url: string, options: RecoveryOptions, store: Store
       wake?.();
     },
     notice: (notice) => {
-      if (notice.notice === 'snapshot') snapshots += 1;
+      if (notice.notice === 'snapshot') {
+        snapshots += 1;
+        console.error(`snapshot of ${integer(notice.seq)} (${integer(notice.bytes / 1024 ** 2)} MiB) at ${fixed((performance.now() - started) / 1000, 1)} s`);
+      }
       if (notice.notice === 'snapshot-failed') failure = new Error(notice.reason);
       wake?.();
     },
@@ -58,7 +61,9 @@ async function writeAsWriter(url: string, options: RecoveryOptions, store: Store
   if (commit === undefined) throw new Error(`the bench's instance did not become the writer (${journal.cluster.holder} holds the lease)`);
   const nextNotice = (): Promise<void> => new Promise<void>((resolve) => (wake = resolve));
   const commands = await writeCommands({ commit, durable: () => durable, failure: () => failure, nextNotice }, options);
-  // A snapshot still under way is given up by the hand-over, as a clean stop of a live writer gives it up.
+  // As under DATA_DIR, the snapshot the last writes asked for is let finish: the store a live writer leaves once a burst is over.
+  while (journal.snapshotRunning && failure === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (failure !== undefined) throw failure;
   await journal.handOver();
   return { commands, snapshots, seconds: (performance.now() - started) / 1000 };
 }

@@ -82,6 +82,11 @@ export class ClusterMember {
     return this.#stopped ? undefined : this.#commit;
   }
 
+  /** The writer's compactor is making a snapshot. */
+  get snapshotRunning(): boolean {
+    return this.#compaction?.running ?? false;
+  }
+
   serially<T>(task: () => T | Promise<T>): Promise<T> {
     const run = this.#queue.then(task);
     this.#queue = run.catch(() => undefined);

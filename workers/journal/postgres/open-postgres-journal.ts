@@ -40,6 +40,8 @@ export interface SharedJournal {
   readonly cluster: ClusterStart;
   /** The writer's group commit; undefined while this instance follows, and once it has handed over. */
   readonly commit: GroupCommit | undefined;
+  /** A snapshot is being made (the recovery bench waits for it, as under DATA_DIR). */
+  readonly snapshotRunning: boolean;
   /** Runs `task` after every task given before it has finished (batches, a promotion, a step-down, the hand-over). */
   serially<T>(task: () => T | Promise<T>): Promise<T>;
   /** A follower's batch: reads here, writes on the writer. */
@@ -137,6 +139,9 @@ export async function openPostgresJournal(dispatch: StoreDispatch, database: Sto
     // flight at the stop) is not the writer's to run, and its follower sends it to the next writer.
     get commit() {
       return member.commit;
+    },
+    get snapshotRunning() {
+      return member.snapshotRunning;
     },
     serially: (task) => member.serially(task),
     runOnFollower: (commands) =>

@@ -31,6 +31,11 @@ export class PostgresCompaction {
     this.#notify = notify;
   }
 
+  /** A snapshot is being made (the recovery bench waits for it before it hands over, as under DATA_DIR). */
+  get running(): boolean {
+    return this.#compactor !== undefined;
+  }
+
   /** After an append of `bytes` that put every command up to `lastSeq` in PostgreSQL. */
   afterFlush(lastSeq: number, bytes: number): void {
     this.#bytesSinceSnapshot += bytes;
