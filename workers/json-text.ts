@@ -16,7 +16,7 @@ import { AnswerParts } from './answer-parts.js';
  * number flattens it in place (the rope's first part becomes one flat copy,
  * its second the empty string), and the next garbage collection drops the
  * rope's parts and points every holder at the copy. The result is unused;
- * the flattening is the point (test/unit/store/kept-text.test.ts measures it).
+ * the flattening is the point (test/unit/store/store-memory.test.ts measures it).
  */
 export function keptText(text: string): string {
   Number(text);

@@ -49,15 +49,19 @@ export interface CatalogStoreState {
  * plus one), so collection order is id order and an array indexed by id is
  * both the index and the order.
  *
- * Products are kept as records, not JSON text: the search index holds the
- * same name and description strings, so a second copy as text would cost
- * ~100 MB at a million products. A product is serialised when it is read
- * (about half a microsecond), and the texts of the last RECENT_TEXTS
- * serialised are kept; the unqueried full list is cached in pages of LIST_PAGE_IDS
- * ids, as shared bytes, rebuilt only where a write landed.
+ * Products are kept as columns, not JSON text nor records: the search
+ * index's columns already hold every field but the stock, so the store adds
+ * only a stock per id, and `get` assembles a product when asked (a record
+ * per product, its six fields and its price's heap number, was about 90 MB
+ * at a million products; a second copy as text would be more). A product is
+ * serialised when it is read (about half a microsecond), and the texts of
+ * the last RECENT_TEXTS serialised are kept; the unqueried full list is
+ * cached in pages of LIST_PAGE_IDS ids, as shared bytes, rebuilt only where
+ * a write landed.
  */
 export class CatalogStore implements ProductCatalog {
-  readonly #records: (CatalogProduct | undefined)[] = [];
+  /** Each product's stock by id, null when untracked; undefined where no product has the id. */
+  readonly #stocks: (number | null | undefined)[] = [];
   readonly #index = new ProductSearchIndex();
   readonly #listPages: (Uint8Array | undefined)[] = [];
   readonly #texts = new RecentTexts(RECENT_TEXTS);
@@ -80,13 +84,17 @@ export class CatalogStore implements ProductCatalog {
     return this.#index.size;
   }
 
+  /** A new object each time, assembled from the columns: a caller may keep it, it changes with nothing. */
   get(id: number): CatalogProduct | undefined {
-    return this.#records[id];
+    const stock = this.#stocks[id];
+    const fields = stock === undefined ? undefined : this.#index.fieldsOf(id);
+    if (stock === undefined || fields === undefined) return undefined;
+    return { id, name: fields.name, description: fields.description, price: fields.price, category: fields.category, stock };
   }
 
   json(id: number): string | undefined {
-    const product = this.#records[id];
-    return product === undefined ? undefined : this.#texts.textOf(id, () => catalogProductJson(product));
+    if (this.#stocks[id] === undefined) return undefined;
+    return this.#texts.textOf(id, () => catalogProductJson(this.get(id) as CatalogProduct));
   }
 
   create(fields: CatalogProductFields): CatalogProduct {
@@ -100,7 +108,7 @@ export class CatalogStore implements ProductCatalog {
 
   /** Replaces all five fields; the id and the product's place stay. */
   replace(id: number, fields: CatalogProductFields): CatalogProduct | undefined {
-    const before = this.#records[id];
+    const before = this.get(id);
     if (before === undefined) return undefined;
     const product: CatalogProduct = { id, ...fields };
     this.#write(product);
@@ -111,7 +119,7 @@ export class CatalogStore implements ProductCatalog {
 
   /** Changes only the stock (orders take and return it): no `updated` event, but tracked stock reaching 0 is announced. */
   setStock(id: number, stock: number | null): void {
-    const product = this.#records[id];
+    const product = this.get(id);
     if (product === undefined) return;
     const changed = { ...product, stock };
     this.#write(changed);
@@ -120,10 +128,10 @@ export class CatalogStore implements ProductCatalog {
 
   /** Deletes the product; every domain holding it (reviews, wish lists, carts) lets go in the same command. */
   delete(id: number): boolean {
-    const product = this.#records[id];
+    const product = this.get(id);
     if (product === undefined) return false;
     this.#announce('deleted', product);
-    this.#records[id] = undefined;
+    this.#stocks[id] = undefined;
     this.#texts.forget(id);
     this.#index.remove(id);
     this.#forgetListPage(id);
@@ -140,7 +148,7 @@ export class CatalogStore implements ProductCatalog {
 
   /** The tag of the product's details, or undefined when there is no such product. */
   etagOf(id: number): string | undefined {
-    return this.#records[id] === undefined ? undefined : entityTag('p', this.#versions[id] ?? 0);
+    return this.#stocks[id] === undefined ? undefined : entityTag('p', this.#versions[id] ?? 0);
   }
 
   /** The tag of every list and search answer: any write may change one. */
@@ -172,7 +180,11 @@ export class CatalogStore implements ProductCatalog {
   }
 
   captureState(): CatalogStoreState {
-    const products = this.#records.filter((product): product is CatalogProduct => product !== undefined);
+    const products: CatalogProduct[] = [];
+    for (let id = 1; id < this.#stocks.length; id++) {
+      const product = this.get(id);
+      if (product !== undefined) products.push(product);
+    }
     const ratings = products.map((product) => this.#index.ratingOf(product.id));
     return {
       ids: Int32Array.from(products, (product) => product.id),
@@ -202,7 +214,7 @@ export class CatalogStore implements ProductCatalog {
       }
       const product: CatalogProduct = { id, name, description, price, category, stock };
       products.push(product);
-      this.#records[id] = product;
+      this.#stocks[id] = stock;
       this.#versions[id] = state.versions[at] ?? 0;
     });
     // All at once: an upsert each costs seconds at a million products. The
@@ -225,7 +237,7 @@ export class CatalogStore implements ProductCatalog {
   #write(product: CatalogProduct): void {
     // The index first: it checks the product, and one it refuses must leave no record behind (a snapshot of a record the index lacks would not restore).
     this.#index.upsert(product);
-    this.#records[product.id] = product;
+    this.#stocks[product.id] = product.stock;
     this.#texts.forget(product.id);
     this.#forgetListPage(product.id);
     this.#touch(product.id);
@@ -249,7 +261,7 @@ export class CatalogStore implements ProductCatalog {
     let text = '';
     const end = Math.min((page + 1) * LIST_PAGE_IDS, this.#highestId + 1);
     for (let id = page * LIST_PAGE_IDS; id < end; id++) {
-      const product = this.#records[id];
+      const product = this.get(id);
       if (product !== undefined) text += `,${catalogProductJson(product)}`;
     }
     return sharedUtf8(text);

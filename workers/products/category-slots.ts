@@ -58,6 +58,11 @@ export class CategorySlots {
     return slots;
   }
 
+  /** The slug of the category with this code; undefined for ABSENT and UNCATEGORISED. */
+  slugOf(code: number): string | undefined {
+    return this.#slots[code - FIRST_CATEGORY_CODE]?.slug;
+  }
+
   /** The lists of the category with this code; undefined for ABSENT and UNCATEGORISED. */
   scopeOf(code: number): ScopeLists | undefined {
     return this.#slots[code - FIRST_CATEGORY_CODE]?.lists;

@@ -37,6 +37,9 @@ export interface ProductSearchIndexOptions {
  * the bulk load of a restore. A search reads them through its planner
  * (search-planner.ts), which picks the plan (search-plans.ts).
  */
+/** A product's fields as the index holds them: all but its id and its stock. */
+export type IndexedFields = Omit<SearchableProduct, 'id' | 'stock'>;
+
 export class ProductSearchIndex {
   readonly #columns = new ProductColumns();
   readonly #text: TextIndex;
@@ -225,6 +228,18 @@ export class ProductSearchIndex {
     this.#size--;
     this.#categories.releaseIfEmpty(code);
     return true;
+  }
+
+  /**
+   * The indexed fields of product `id` as its columns hold them (all but
+   * the stock, of which the index keeps only whether it is 0); undefined
+   * when there is no such product. The catalog keeps no other copy.
+   */
+  fieldsOf(id: number): IndexedFields | undefined {
+    const columns = this.#columns;
+    if (!isProductId(id) || !columns.has(id)) return undefined;
+    const code = columns.categoryCodes[id] ?? ABSENT;
+    return { name: columns.names[id] ?? '', description: columns.descriptions[id] ?? '', price: columns.prices[id] ?? 0, category: this.#categories.slugOf(code) ?? null };
   }
 
   /** Records the product's review totals; false (and nothing kept) when there is no such product. */
