@@ -3,8 +3,9 @@
  * cart in one step (stock taken, lines, prices and address copied, cart
  * emptied; nothing at all on a refusal), the 400 and 409s in the contract's
  * order, copies that later changes do not touch, lists newest first and
- * always paged with a status filter, another customer's order as 404, and
- * cancelling (stock returned, history appended, 409 when the status forbids).
+ * always paged with a status filter, another customer's order as 404,
+ * cancelling (stock returned, history appended, 409 when the status forbids),
+ * and a placement repeated under its Idempotency-Key.
  */
 import test from 'ava';
 import { assertErrorBody, call, dataOf } from '../../helpers/api/product-api.js';
@@ -186,4 +187,24 @@ test('the customer cancels a pending order: 200, cancelled, paymentStatus cancel
   t.regex(again, /cancelled cannot become cancelled/);
   t.is(await stockOf(service, 1), 12, 'stock returned once');
   assertErrorBody(t, await call(service, 'POST', `/users/${ada.user.id}/orders/${order.id}/cancel`, undefined, await adminBearer(service)), 403);
+});
+
+test('a placement repeated with its Idempotency-Key answers the first order again, byte for byte, and places no second (docs/marketplace.md, "Idempotency keys")', async (t) => {
+  const service = await shopService(t);
+  const ada = await newCustomer(service, 'Ada');
+  const addressId = await newAddress(service, ada);
+  const pen = await newProduct(service, { name: 'Pen', price: 2.5, stock: 10 });
+  await cartLine(service, ada, pen, 3);
+  const keyed = { ...ada.auth, 'idempotency-key': 'order-once' };
+  const first = await call(service, 'POST', '/users/me/orders', { json: { addressId } }, keyed);
+  t.is(first.status, 201, first.text);
+  t.is(first.headers.get('idempotent-replayed'), null);
+  // The cart is filled again: a second placement would find lines to place.
+  await cartLine(service, ada, pen, 2);
+  const again = await call(service, 'POST', '/users/me/orders', { json: { addressId } }, keyed);
+  t.is(again.status, 201, again.text);
+  t.is(again.headers.get('idempotent-replayed'), 'true');
+  t.is(again.text, first.text);
+  t.is(Number((await call(service, 'GET', '/users/me/orders', undefined, ada.auth)).headers.get('x-total-count')), 1);
+  t.is(await stockOf(service, pen), 7, 'only the first placement took stock');
 });
