@@ -178,8 +178,7 @@ export class WebhookHttp {
     if (target.refused !== undefined) return Promise.resolve({ kind: 'failed', error: target.refused, unreachable: true });
     const agent = this.#client?.agent;
     if (agent === undefined) {
-      const loading = this.#load();
-      return loading.then(
+      return this.#load().then(
         // Closed while it loaded (a stop): the attempt is cut, as one under way would be, and no new client is made for it.
         (client) => (this.#client === client ? this.attempt(url, headers, body) : CUT),
         (error: unknown): AttemptResult => ({ kind: 'failed', error: `the HTTP client could not be loaded: ${String(error)}`, unreachable: false }),

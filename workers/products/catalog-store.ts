@@ -87,9 +87,7 @@ export class CatalogStore implements ProductCatalog {
   /** A new object each time, assembled from the columns: a caller may keep it, it changes with nothing. */
   get(id: number): CatalogProduct | undefined {
     const stock = this.#stocks[id];
-    const fields = stock === undefined ? undefined : this.#index.fieldsOf(id);
-    if (stock === undefined || fields === undefined) return undefined;
-    return { id, name: fields.name, description: fields.description, price: fields.price, category: fields.category, stock };
+    return stock === undefined ? undefined : this.#index.productOf(id, stock);
   }
 
   json(id: number): string | undefined {

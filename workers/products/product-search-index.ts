@@ -37,9 +37,6 @@ export interface ProductSearchIndexOptions {
  * the bulk load of a restore. A search reads them through its planner
  * (search-planner.ts), which picks the plan (search-plans.ts).
  */
-/** A product's fields as the index holds them: all but its id and its stock. */
-export type IndexedFields = Omit<SearchableProduct, 'id' | 'stock'>;
-
 export class ProductSearchIndex {
   readonly #columns = new ProductColumns();
   readonly #text: TextIndex;
@@ -231,15 +228,15 @@ export class ProductSearchIndex {
   }
 
   /**
-   * The indexed fields of product `id` as its columns hold them (all but
-   * the stock, of which the index keeps only whether it is 0); undefined
-   * when there is no such product. The catalog keeps no other copy.
+   * Product `id` as the index's columns hold it, with `stock` (of which the
+   * index keeps only whether it is 0); undefined when there is no such
+   * product. The catalog keeps no other copy of the fields.
    */
-  fieldsOf(id: number): IndexedFields | undefined {
+  productOf(id: number, stock: number | null): SearchableProduct | undefined {
     const columns = this.#columns;
     if (!isProductId(id) || !columns.has(id)) return undefined;
-    const code = columns.categoryCodes[id] ?? ABSENT;
-    return { name: columns.names[id] ?? '', description: columns.descriptions[id] ?? '', price: columns.prices[id] ?? 0, category: this.#categories.slugOf(code) ?? null };
+    const category = this.#categories.slugOf(columns.categoryCodes[id] ?? ABSENT) ?? null;
+    return { id, name: columns.names[id] ?? '', description: columns.descriptions[id] ?? '', price: columns.prices[id] ?? 0, category, stock };
   }
 
   /** Records the product's review totals; false (and nothing kept) when there is no such product. */
