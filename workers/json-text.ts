@@ -52,7 +52,7 @@ const STRING_UNITS = 32 * 1024;
  * 2.3 ms to make in the store (7.9 ms with its encoding), the parts well
  * under a millisecond.
  */
-export function dataListBody(items: Iterable<string>): string | Uint8Array[] {
+export function dataListBody(items: readonly string[]): string | Uint8Array[] {
   let text = '{"data":[';
   let first = true;
   let parts: AnswerParts | undefined;

@@ -124,12 +124,13 @@ export class StoreDispatch {
     const orders = this.#parts.orders.changes.take();
     const webhooks = this.#parts.webhooks.takeNews();
     if (webhooks === undefined) return orders === undefined ? undefined : { orders };
-    const news = {
-      ...(webhooks.made.length === 0 ? {} : { deliveries: webhooks.made }),
-      ...(webhooks.changed ? { endpointsChanged: true as const } : {}),
-      ...(webhooks.dropped === 0 ? {} : { droppedDeliveries: webhooks.dropped }),
-    };
-    return orders === undefined ? news : { orders, ...news };
+    // Filled in place: an object that begins with a spread costs far more on Node 20 (eslint.config.js).
+    const changes: { -readonly [K in keyof StoreChanges]: StoreChanges[K] } = {};
+    if (orders !== undefined) changes.orders = orders;
+    if (webhooks.made.length > 0) changes.deliveries = webhooks.made;
+    if (webhooks.changed) changes.endpointsChanged = true;
+    if (webhooks.dropped > 0) changes.droppedDeliveries = webhooks.dropped;
+    return changes;
   }
 
   /** One command at the time the clock already holds (the journal sets it per batch). */

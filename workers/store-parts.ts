@@ -129,6 +129,7 @@ export function handlerOf(handlers: ModeHandlers, command: StoreCommand): (comma
   return handler;
 }
 
+/* eslint-disable no-restricted-syntax -- made once at start-up: the spreads read best here, and their cost is paid once (eslint.config.js says why it matters elsewhere). */
 /** One table: every command kind of the mode → its domain's handler. */
 export function handlersOf(parts: StoreParts, currency: string): ModeHandlers {
   if (parts.mode === 'catalogue') return { ...productCommands(parts.products), ...produkteCommands(parts.produkte), ...refreshCommands(parts.refreshTokens) };
@@ -151,3 +152,4 @@ export function handlersOf(parts: StoreParts, currency: string): ModeHandlers {
   // Any domain's command may run under an idempotency key (a route that declares one).
   return { ...domains, ...idempotencyCommands(keys, (command) => settled(handlerOf(domains, command)(command))) };
 }
+/* eslint-enable no-restricted-syntax */

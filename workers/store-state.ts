@@ -102,10 +102,12 @@ function settingsOf(options: StoreWorkerData): StoreStateSettings {
 }
 
 export function captureStoreState(parts: StoreParts, options: StoreWorkerData): StoreState {
-  const header = { version: STORE_STATE_VERSION, settings: settingsOf(options) } as const;
-  if (parts.mode === 'catalogue') return { ...header, mode: 'catalogue', products: parts.products.captureState(), produkte: parts.produkte.captureState(), refreshTokens: parts.refreshTokens.captureState() };
+  const version = STORE_STATE_VERSION;
+  const settings = settingsOf(options);
+  if (parts.mode === 'catalogue') return { version, settings, mode: 'catalogue', products: parts.products.captureState(), produkte: parts.produkte.captureState(), refreshTokens: parts.refreshTokens.captureState() };
   return {
-    ...header,
+    version,
+    settings,
     mode: 'marketplace',
     produkte: parts.produkte.captureState(),
     catalog: parts.catalog.captureState(),

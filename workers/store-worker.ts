@@ -111,8 +111,7 @@ async function answerShared(posted: unknown, shared: SharedJournal): Promise<Sto
     }
     if (!forwarded) return answer(posted, commit);
     const { results, journaled, durableAt, changes } = commit.run(readableCommands(posted), Date.now());
-    const run = { packed: pack(results), journaled, durableAt, seq: commit.lastSeq };
-    return changes === undefined ? run : { ...run, changes };
+    return { packed: pack(results), journaled, durableAt, seq: commit.lastSeq, ...(changes === undefined ? {} : { changes }) };
   } catch (error) {
     return { unreadable: error instanceof Error ? error.message : String(error) };
   }

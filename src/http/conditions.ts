@@ -29,9 +29,7 @@ function tagsOf(header: string, weak: 'strip' | 'drop'): EntityTags {
 export function conditionsOf(req: IncomingMessage): RequestConditions {
   const ifNoneMatch = req.headers['if-none-match'];
   const ifMatch = req.headers['if-match'];
-  if (ifNoneMatch === undefined && ifMatch === undefined) return NONE;
-  return {
-    ...(ifNoneMatch === undefined ? {} : { ifNoneMatch: tagsOf(ifNoneMatch, 'strip') }),
-    ...(ifMatch === undefined ? {} : { ifMatch: tagsOf(ifMatch, 'drop') }),
-  };
+  if (ifMatch === undefined) return ifNoneMatch === undefined ? NONE : { ifNoneMatch: tagsOf(ifNoneMatch, 'strip') };
+  if (ifNoneMatch === undefined) return { ifMatch: tagsOf(ifMatch, 'drop') };
+  return { ifNoneMatch: tagsOf(ifNoneMatch, 'strip'), ifMatch: tagsOf(ifMatch, 'drop') };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RequestConditions } from './conditions.js';
-import { emptyReply, type Reply } from './reply.js';
+import { emptyReply, jsonReply, type Reply } from './reply.js';
 
 /**
  * Entity tags for the reads the store keeps no version of: a customer's
@@ -35,5 +35,5 @@ export function tagByDigest(reply: Reply, conditions: RequestConditions): Reply 
   if (reply.kind !== 'json' || reply.status !== 200 || hasEtag(reply.headers)) return reply;
   const etag = digestTag(reply.body);
   if (matches(conditions.ifNoneMatch, etag)) return emptyReply(304, ['etag', etag]);
-  return { ...reply, headers: [...(reply.headers ?? []), 'etag', etag] };
+  return jsonReply(reply.status, reply.body, [...(reply.headers ?? []), 'etag', etag]);
 }

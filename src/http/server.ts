@@ -21,7 +21,7 @@ export function createServer(config: ServiceConfig, listener: RequestListener): 
     // 10 s headers timeout run to 40 s).
     connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
   };
-  const server = config.tls === undefined ? http.createServer(options, listener) : https.createServer({ ...options, cert: config.tls.cert, key: config.tls.key }, listener);
+  const server = config.tls === undefined ? http.createServer(options, listener) : https.createServer({ cert: config.tls.cert, key: config.tls.key, ...options }, listener);
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   // Node hands CONNECT to this event and, without a listener, closes the
   // socket unanswered. It is a method like any other here: the router

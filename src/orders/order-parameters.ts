@@ -42,8 +42,8 @@ export function readAllOrders(query: URLSearchParams): Validated<AllOrdersQuery>
   if (!list.ok) return list;
   const userId = single(query, 'userId');
   if (!userId.ok) return userId;
-  if (userId.value === null) return { ok: true, value: { ...list.value, userId: null } };
+  if (userId.value === null) return { ok: true, value: { userId: null, ...list.value } };
   const id = /^[0-9]{1,15}$/.test(userId.value) ? Number(userId.value) : 0;
   if (id < 1) return invalid('userId must be a whole number from 1');
-  return { ok: true, value: { ...list.value, userId: id } };
+  return { ok: true, value: { userId: id, ...list.value } };
 }

@@ -45,7 +45,8 @@ function refuse(res: ServerResponse, code: EndpointError): void {
 /** Long lists travel between threads as byte parts; over HTTP, every body is one string. */
 function asText(result: StoreResult): StoreResult {
   if (result.kind !== 'ok' || typeof result.body === 'string') return result;
-  return { ...result, body: Buffer.concat(result.body.map((part) => Buffer.from(part.buffer, part.byteOffset, part.byteLength))).toString('utf8') };
+  const { body: parts, ...rest } = result;
+  return { body: Buffer.concat(parts.map((part) => Buffer.from(part.buffer, part.byteOffset, part.byteLength))).toString('utf8'), ...rest };
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'aborted'> {

@@ -13,8 +13,8 @@ export interface StoredAddress extends AddressFields {
 }
 
 /** Key order is the contract's: id, name, line1, line2, city, postalCode, country, phone, createdAt. */
-function addressJson(address: Omit<StoredAddress, 'json'>): string {
-  const { id, name, line1, line2, city, postalCode, country, phone, createdAt } = address;
+function addressJson(id: number, createdAt: string, fields: AddressFields): string {
+  const { name, line1, line2, city, postalCode, country, phone } = fields;
   return keptText(JSON.stringify({ id, name, line1, line2, city, postalCode, country, phone, createdAt }));
 }
 
@@ -65,7 +65,7 @@ export class AddressBook {
       this.#byUser.set(userId, addresses);
     }
     if (addresses.size >= MAX_ADDRESSES_PER_USER) return 'full';
-    const address = this.#record({ ...fields, id: ++this.#lastId, userId, createdAt: this.#now().toISOString() });
+    const address = this.#record(++this.#lastId, userId, this.#now().toISOString(), fields);
     addresses.set(address.id, address);
     return address;
   }
@@ -73,7 +73,7 @@ export class AddressBook {
   replace(userId: number, addressId: number, fields: AddressFields): StoredAddress | undefined {
     const old = this.find(userId, addressId);
     if (old === undefined) return undefined;
-    const address = this.#record({ ...fields, id: old.id, userId, createdAt: old.createdAt });
+    const address = this.#record(old.id, userId, old.createdAt, fields);
     // Setting an existing key keeps its place: the list stays oldest first.
     this.#byUser.get(userId)?.set(addressId, address);
     return address;
@@ -102,12 +102,14 @@ export class AddressBook {
         book = new Map();
         this.#byUser.set(address.userId, book);
       }
-      book.set(address.id, this.#record(address));
+      book.set(address.id, this.#record(address.id, address.userId, address.createdAt, address));
     }
     this.#lastId = state.lastId;
   }
 
-  #record(address: Omit<StoredAddress, 'json'>): StoredAddress {
-    return { ...address, json: addressJson(address) };
+  /** Every field named: the address fields as the command's validation gave them, nothing else. */
+  #record(id: number, userId: number, createdAt: string, fields: AddressFields): StoredAddress {
+    const { name, line1, line2, city, postalCode, country, phone } = fields;
+    return { id, userId, createdAt, name, line1, line2, city, postalCode, country, phone, json: addressJson(id, createdAt, fields) };
   }
 }

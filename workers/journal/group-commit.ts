@@ -143,8 +143,7 @@ export class GroupCommit {
     }
     // Writes, held reads and changes wait for the last write recorded, unless it is on disk already.
     const waits = this.#lastSeq > this.#durableSeq && (held.length > 0 || visible.length > 0 || changes !== undefined);
-    const answer = { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined, ...(waits && visible.length > 0 ? { visible } : {}) };
-    return changes === undefined ? answer : { ...answer, changes };
+    return { results, journaled: waits ? held : [], durableAt: waits ? this.#lastSeq : undefined, ...(waits && visible.length > 0 ? { visible } : {}), ...(changes === undefined ? {} : { changes }) };
   }
 
   /** Starts the next flush, unless one is on its way, or it waits for more (flush-gathering.ts). */

@@ -117,11 +117,11 @@ export class CatalogStore implements ProductCatalog {
 
   /** Changes only the stock (orders take and return it): no `updated` event, but tracked stock reaching 0 is announced. */
   setStock(id: number, stock: number | null): void {
-    const product = this.get(id);
-    if (product === undefined) return;
-    const changed = { ...product, stock };
+    const before = this.#stocks[id];
+    const changed = before === undefined ? undefined : this.#index.productOf(id, stock);
+    if (changed === undefined) return;
     this.#write(changed);
-    if (product.stock !== 0 && stock === 0) this.#announce('out_of_stock', changed);
+    if (before !== 0 && stock === 0) this.#announce('out_of_stock', changed);
   }
 
   /** Deletes the product; every domain holding it (reviews, wish lists, carts) lets go in the same command. */

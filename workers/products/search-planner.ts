@@ -90,7 +90,7 @@ export class SearchPlanner {
     // 3. Text whose rarest gram fewer products hold than the categories and the price range: the text index's candidates, tested.
     if (text !== undefined && text.estimate <= inRange) {
       const codes = slots === undefined ? undefined : new Set(slots.map((slot) => slot.code));
-      const candidateFilter = filterFor(this.#columns, query, { ...checks, codes, price: hasPriceRange, gramsHeld: true });
+      const candidateFilter = filterFor(this.#columns, query, { minPrice, maxPrice, text, codes, price: hasPriceRange, gramsHeld: true });
       return pageOfCandidates(text.candidates(), candidateFilter, sort, runs, order, offset, limit, this.#marks());
     }
 
@@ -105,7 +105,7 @@ export class SearchPlanner {
 
     // 6. Text under a key sort: test it in memory order, then read the sort's lists, unless a price range narrows them.
     if (text !== undefined && sort.key !== 'id' && sum(runs, (run) => run.length) * 5 >= candidates) {
-      const markFilter = (priceInRuns ? filterFor(this.#columns, query, { ...checks, price: true }) : undefined) ?? filter;
+      const markFilter = (priceInRuns ? filterFor(this.#columns, query, { minPrice, maxPrice, text, price: true, gramsHeld: false }) : undefined) ?? filter;
       return pageByMarking(scopes.map((scope) => scope.byId), markFilter, runs, order, offset, limit, this.#marks());
     }
 

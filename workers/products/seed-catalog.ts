@@ -20,4 +20,7 @@ const CATEGORIES_AND_STOCK: readonly Pick<CatalogProductFields, 'category' | 'st
   { category: 'maintenance', stock: 120 },
 ];
 
-export const SEED_CATALOG: readonly CatalogProductFields[] = SEED_PRODUCTS.map((product, index) => ({ ...product, ...(CATEGORIES_AND_STOCK[index] ?? { category: null, stock: null }) }));
+export const SEED_CATALOG: readonly CatalogProductFields[] = SEED_PRODUCTS.map(({ name, description, price }, index) => {
+  const { category, stock } = CATEGORIES_AND_STOCK[index] ?? { category: null, stock: null };
+  return { name, description, price, category, stock };
+});

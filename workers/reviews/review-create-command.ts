@@ -31,7 +31,7 @@ export function reviewCreateCommand(reviews: ReviewStore, catalog: ProductCatalo
       const author = users.nameOf(userId);
       if (author === undefined) return USER_NOT_FOUND;
       if (!purchases.hasPurchased(userId, productId)) return REVIEW_PURCHASE_REQUIRED;
-      const outcome = reviews.add({ ...fields, productId, userId, author });
+      const outcome = reviews.add({ productId, userId, author, rating: fields.rating, title: fields.title, body: fields.body });
       switch (outcome.kind) {
         case 'added':
           return ok(dataEnvelope(reviewJson(outcome.review)));

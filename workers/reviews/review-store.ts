@@ -124,7 +124,8 @@ export class ReviewStore implements ReviewSummaries {
     const shelf = entry === undefined ? undefined : this.#shelves.get(entry.review.productId);
     if (entry === undefined || shelf === undefined) return undefined;
     const previous = entry.review;
-    entry.review = { ...previous, rating: fields.rating, title: fields.title, body: fields.body, updatedAt: new Date(this.#clock()).toISOString() };
+    const { id, productId, userId, author, createdAt } = previous;
+    entry.review = { id, productId, userId, author, rating: fields.rating, title: fields.title, body: fields.body, createdAt, updatedAt: new Date(this.#clock()).toISOString() };
     this.#rate(previous.productId, shelf, fields.rating - previous.rating);
     return entry.review;
   }

@@ -19,9 +19,9 @@ export interface UserStoreState {
 }
 
 function storedUser(user: UserRecord): StoredUser {
-  const { userId: id, email, name, createdAt } = user;
+  const { userId: id, email, passwordHash, name, createdAt } = user;
   // Key order is the contract's; the hash is no part of it.
-  return { ...user, json: keptText(JSON.stringify({ id, email, name, role: 'customer', createdAt })) };
+  return { userId: id, email, passwordHash, name, createdAt, json: keptText(JSON.stringify({ id, email, name, role: 'customer', createdAt })) };
 }
 
 /**

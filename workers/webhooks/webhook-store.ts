@@ -235,7 +235,7 @@ export class WebhookStore {
     return {
       lastEndpointId: this.#lastEndpointId,
       pendingMax: this.#pendingMax,
-      endpoints: [...this.#endpoints.values()].map(({ deliveries, events: subscribed, ...endpoint }) => ({ ...endpoint, events: [...subscribed], deliveries: deliveries.captureState() })),
+      endpoints: [...this.#endpoints.values()].map(({ deliveries, events: subscribed, ...endpoint }) => ({ events: [...subscribed], deliveries: deliveries.captureState(), ...endpoint })),
       events: this.#events.captureState(),
     };
   }
@@ -248,7 +248,7 @@ export class WebhookStore {
       const book = this.#book();
       book.restoreState(deliveries);
       for (const eventId of deliveries.eventIds) this.#events.refer(eventId);
-      this.#endpoints.set(fields.id, { ...fields, events: events as WebhookSubscription, deliveries: book });
+      this.#endpoints.set(fields.id, { events: events as WebhookSubscription, deliveries: book, ...fields });
     }
     this.#lastEndpointId = state.lastEndpointId;
     this.#pendingMax = state.pendingMax;

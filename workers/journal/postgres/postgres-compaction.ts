@@ -41,7 +41,7 @@ export class PostgresCompaction {
     this.#bytesSinceSnapshot += bytes;
     const written = this.#bytesSinceSnapshot;
     if (this.#compactor !== undefined || written < this.#trigger.thresholdBytes || written < this.#notBefore) return;
-    const compactor = new Worker(COMPACTOR, { workerData: { ...this.#data, upToSeq: lastSeq } satisfies PostgresCompactorData });
+    const compactor = new Worker(COMPACTOR, { workerData: { upToSeq: lastSeq, ...this.#data } satisfies PostgresCompactorData });
     this.#compactor = compactor;
     let answered = false;
     const failed = (reason: string): void => {

@@ -51,6 +51,6 @@ export async function reloadFromPostgres(dispatch: StoreDispatch, link: Database
       dispatch,
       memoryHistory(() => snapshot, batches),
     );
-    return { ...summary, snapshotBytes: snapshot?.bytes ?? 0 };
+    return { snapshotBytes: snapshot?.bytes ?? 0, ...summary };
   }
 }
