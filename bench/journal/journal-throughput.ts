@@ -50,6 +50,8 @@ const CASES: readonly Case[] = [CLUSTER_CASES[0] as Case, PUT_CASE, CLUSTER_CASE
 const CPU_TARGET = 1.15;
 const CPU_TARGET_FEW_CONNECTIONS = 1.5;
 const SHARED_FLUSH_TARGET = 20;
+/** The shared-flush target is set at 100 connections: with fewer, a flush can hold no more commands than there are writers. */
+const SHARED_FLUSH_CONNECTIONS = 100;
 
 interface Options {
   readonly rounds: number;
@@ -227,7 +229,9 @@ function verdictsOf(run: Run, fullSpeed: ReadonlyMap<string, Window[]>, halfRate
       ...ceilingLine,
       ...baselineLine,
       `- **${atFull <= target ? 'met' : 'missed'}**: ${testCase.id} (${testCase.describe}) with DATA_DIR costs ${ratio(atFull)} the in-memory CPU per request at full speed, ${options.connections} connections (target at most ${target}×)${halfLine}.`,
-      `- **${perFlush >= SHARED_FLUSH_TARGET ? 'met' : 'missed'}**: ${testCase.id}, ${fixed(perFlush, 1)} commands share a flush on average at ${options.connections} connections, full speed (target at least ${SHARED_FLUSH_TARGET}).`,
+      options.connections >= SHARED_FLUSH_CONNECTIONS
+        ? `- **${perFlush >= SHARED_FLUSH_TARGET ? 'met' : 'missed'}**: ${testCase.id}, ${fixed(perFlush, 1)} commands share a flush on average at ${options.connections} connections, full speed (target at least ${SHARED_FLUSH_TARGET}).`
+        : `- ${testCase.id}: ${fixed(perFlush, 1)} commands share a flush on average, of at most ${options.connections} writers (the target of ${SHARED_FLUSH_TARGET} is judged at ${SHARED_FLUSH_CONNECTIONS} connections).`,
     ];
   });
 }
