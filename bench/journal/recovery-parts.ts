@@ -18,7 +18,7 @@ import { processMemory } from '../harness/proc-stats.js';
 import { fixed, integer, table } from '../harness/report-format.js';
 import { readScriptOptions } from '../harness/script-options.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 /** bench/RESULTS.md of the project, from bench/ or from its compiled copy in build/bench/. */
 export const RESULTS = fileURLToPath(new URL(import.meta.url.includes('/build/bench/') ? '../../../bench/RESULTS.md' : '../RESULTS.md', import.meta.url));
 export const SHOP_ENV = { MARKETPLACE: '1', LOG_LEVEL: 'info' } as const;
@@ -123,10 +123,10 @@ export interface Start {
   readonly rssBytes: number | undefined;
 }
 
-/** Starts the built service with `env` (its store's place), until its listening line; then stops it. */
-export async function timeStart(env: Readonly<Record<string, string>>): Promise<Start> {
+/** Starts the built service (or the one at `main`) with `env` (its store's place), until its listening line; then stops it. */
+export async function timeStart(env: Readonly<Record<string, string>>, main = MAIN): Promise<Start> {
   const started = performance.now();
-  const child = spawn(process.execPath, [MAIN, '--port', '0'], { env: { ...process.env, ...SHOP_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main, '--port', '0'], { env: { ...process.env, ...SHOP_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const listening = await new Promise<number>((resolve, reject) => {
     const onData = (chunk: Buffer): void => {

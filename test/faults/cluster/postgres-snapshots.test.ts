@@ -9,6 +9,7 @@
  * none of the changes the reload went past.
  */
 import test from 'ava';
+import { createHash } from 'node:crypto';
 import { STEADY_LEASE_SECONDS, healthOf, serving, startClusterInstance } from '../../helpers/faults/postgres-cluster.js';
 import { postgresForFile, type Postgres } from '../../helpers/faults/postgres-server.js';
 import { call, listProducts } from '../../helpers/api/product-api.js';
@@ -20,6 +21,9 @@ import { waitFor, waitForAnswer } from '../../helpers/wait-for.js';
 import { SHOP_ENV, adminKey, newCustomer } from '../../helpers/api/people-api.js';
 import { newAddress, placeOrder } from '../../helpers/api/order-api.js';
 import { openEvents, type StreamEvent } from '../../helpers/api/event-stream-client.js';
+import { DatabaseLink, Reachability } from '../../../workers/journal/postgres/database-link.js';
+import { migrate } from '../../../workers/journal/postgres/postgres-schema.js';
+import { readNewestPostgresSnapshot, writePostgresSnapshot } from '../../../workers/journal/postgres/postgres-snapshots.js';
 
 const postgres = postgresForFile();
 
@@ -152,4 +156,20 @@ test('the order event streams of a follower that reloads from a snapshot end wit
   onWriter.close();
   const changes = (events: readonly StreamEvent[]) => events.filter((event) => event.event === 'status');
   t.deepEqual([...changes(staff.events), ...changes(resumed.events)], changes(onWriter.events), 'every change once, with the ids and the words the writer gave them');
+});
+
+test('a snapshot is read back whole in slices, the last one short, from a payload stored uncompressed and out of line', async (t) => {
+  const database = await postgres.database();
+  const link = new DatabaseLink({ url: database.url, applicationName: 'catalogue test snapshots' }, new Reachability(() => undefined));
+  t.teardown(() => link.end());
+  await link.transaction(migrate);
+  t.deepEqual(await database.query('SELECT attstorage FROM pg_attribute WHERE attrelid = $1::regclass AND attname = $2', ['catalogue_snapshots', 'payload']), [{ attstorage: 'e' }], 'STORAGE EXTERNAL (migration 6)');
+  // Incompressible text, so the payload's size is known to be far more than one slice of 1,000 bytes.
+  const state = { products: Array.from({ length: 200 }, (_, index) => ({ id: index + 1, name: `product ${index} ${createHash('sha256').update(String(index)).digest('hex')}` })) };
+  const bytes = await link.transaction((client) => writePostgresSnapshot(client, { seq: 41, atMs: 1_700_000_000_000, state }));
+  t.true(bytes > 5_000 && bytes % 1_000 !== 0, `${bytes} bytes: several slices and a short last one`);
+  const sliced = await readNewestPostgresSnapshot(link, Number.MAX_SAFE_INTEGER, 1_000);
+  t.deepEqual(sliced, { seq: 41, atMs: 1_700_000_000_000, state, bytes });
+  t.deepEqual(await readNewestPostgresSnapshot(link), sliced, 'the same in one slice');
+  t.is(await readNewestPostgresSnapshot(link, 40, 1_000), undefined, 'none at or before command 40');
 });

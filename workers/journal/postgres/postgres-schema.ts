@@ -17,6 +17,9 @@
  * - catalogue_snapshots (migration 5): the store after command `seq`, as
  *   v8 serialises { seq, atMs, state } (snapshot-file.ts says why v8), the
  *   newest only; a joining instance starts from it (postgres-snapshots.ts).
+ *   Migration 6 stores its payload uncompressed and out of line (STORAGE
+ *   EXTERNAL), so that the slices it is read in are fetched, not each
+ *   decompressed from the payload's start.
  */
 import type { ClientBase } from 'pg';
 
@@ -46,6 +49,7 @@ const MIGRATIONS: readonly string[] = [
      at_ms bigint NOT NULL,
      payload bytea NOT NULL,
      created_at timestamptz NOT NULL DEFAULT now())`,
+  'ALTER TABLE catalogue_snapshots ALTER COLUMN payload SET STORAGE EXTERNAL',
 ];
 
 /** Creates or updates the tables; safe to run from every instance at every start, inside a transaction (the lock is the transaction's). */
