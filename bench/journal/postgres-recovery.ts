@@ -23,13 +23,13 @@
  */
 import { appendFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { StoreDispatch } from '../../workers/store-dispatch.js';
 import { openPostgresJournal } from '../../workers/journal/postgres/open-postgres-journal.js';
 import type { StoreDatabase, StoreWorkerData } from '../../workers/store-start-protocol.js';
 import { CLUSTER_SECRET, startBenchPostgres } from '../harness/bench-postgres.js';
 import { fixed, integer } from '../harness/report-format.js';
-import { resolve } from 'node:path';
 import { BASELINE_DIST } from '../harness/servers.js';
 import { parseRecoveryOptions, RESULTS, shopStore, startsReport, timeStart, writeCommands, type RecoveryOptions, type Start } from './recovery-parts.js';
 

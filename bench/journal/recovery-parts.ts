@@ -18,7 +18,7 @@ import { processMemory } from '../harness/proc-stats.js';
 import { fixed, integer, table } from '../harness/report-format.js';
 import { readScriptOptions } from '../harness/script-options.js';
 
-export const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 /** bench/RESULTS.md of the project, from bench/ or from its compiled copy in build/bench/. */
 export const RESULTS = fileURLToPath(new URL(import.meta.url.includes('/build/bench/') ? '../../../bench/RESULTS.md' : '../RESULTS.md', import.meta.url));
 export const SHOP_ENV = { MARKETPLACE: '1', LOG_LEVEL: 'info' } as const;

@@ -14,8 +14,8 @@
  * A snapshot is read in slices (SNAPSHOT_SLICE_BYTES). node-postgres
  * receives a bytea as hex text, two characters a byte, and a string holds at
  * most 2^29 − 24 characters: read whole, a snapshot over 256 MiB could not
- * be read at all, and at 170 MB (a million products and a million orders) a
- * joiner held a 340 MB string beside the bytes. The slices are read in one
+ * be read at all (a million products and a million orders make about 250
+ * MiB), and a joiner held the hex string, twice the bytes, beside them. The slices are read in one
  * REPEATABLE READ transaction, so a newer snapshot written meanwhile, which
  * deletes this one, does not delete it from under the read.
  */
